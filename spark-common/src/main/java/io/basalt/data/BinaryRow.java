@@ -10,7 +10,8 @@ import java.util.Arrays;
  * <p>Equality and hash are over the arity and the bytes, so a BinaryRow can key a map of
  * partitions. Instances are immutable: the byte array is never handed out for writing.
  */
-public final class BinaryRow {
+public final class BinaryRow implements java.io.Serializable {
+  private static final long serialVersionUID = 1L;
   /** The empty row (arity 0): the partition of an unpartitioned table and the keys of append files. */
   public static final BinaryRow EMPTY = new BinaryRow(0, new byte[8]);
 

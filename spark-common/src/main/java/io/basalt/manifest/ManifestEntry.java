@@ -10,7 +10,7 @@ import io.basalt.utils.Check;
  *     bucket-unaware append tables
  */
 public record ManifestEntry(
-    FileKind kind, BinaryRow partition, int bucket, int totalBuckets, DataFileMeta file) {
+    FileKind kind, BinaryRow partition, int bucket, int totalBuckets, DataFileMeta file) implements java.io.Serializable {
 
   public ManifestEntry {
     Check.notNull(kind, "kind");
@@ -32,5 +32,6 @@ public record ManifestEntry(
    * What makes a file unique in a table. Paimon also counts extra files, the embedded index and
    * the external path, which Basalt never writes.
    */
-  public record FileIdentifier(BinaryRow partition, int bucket, int level, String fileName) {}
+  public record FileIdentifier(BinaryRow partition, int bucket, int level, String fileName)
+      implements java.io.Serializable {}
 }

@@ -1,0 +1,308 @@
+package io.basalt.spark;
+
+import io.basalt.BasaltException;
+import io.basalt.fs.FileIO;
+import io.basalt.schema.TableSchema;
+import io.basalt.spark.functions.BucketFunctions;
+import io.basalt.spark.procedures.Procedures;
+import io.basalt.table.FileStoreTable;
+import io.basalt.table.TableNotFoundException;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.apache.hadoop.fs.FileStatus;
+import org.apache.hadoop.fs.Path;
+import org.apache.spark.sql.SparkSession;
+import org.apache.spark.sql.catalyst.analysis.NamespaceAlreadyExistsException;
+import org.apache.spark.sql.catalyst.analysis.NoSuchFunctionException;
+import org.apache.spark.sql.catalyst.analysis.NoSuchNamespaceException;
+import org.apache.spark.sql.catalyst.analysis.NoSuchProcedureException;
+import org.apache.spark.sql.catalyst.analysis.NoSuchTableException;
+import org.apache.spark.sql.catalyst.analysis.NonEmptyNamespaceException;
+import org.apache.spark.sql.catalyst.analysis.TableAlreadyExistsException;
+import org.apache.spark.sql.connector.catalog.FunctionCatalog;
+import org.apache.spark.sql.connector.catalog.Identifier;
+import org.apache.spark.sql.connector.catalog.NamespaceChange;
+import org.apache.spark.sql.connector.catalog.ProcedureCatalog;
+import org.apache.spark.sql.connector.catalog.SupportsNamespaces;
+import org.apache.spark.sql.connector.catalog.Table;
+import org.apache.spark.sql.connector.catalog.TableCatalog;
+import org.apache.spark.sql.connector.catalog.TableChange;
+import org.apache.spark.sql.connector.catalog.functions.UnboundFunction;
+import org.apache.spark.sql.connector.catalog.procedures.UnboundProcedure;
+import org.apache.spark.sql.connector.expressions.Transform;
+import org.apache.spark.sql.types.StructType;
+import org.apache.spark.sql.util.CaseInsensitiveStringMap;
+
+/**
+ * The Basalt catalog: databases are directories {@code <warehouse>/<db>.db}, tables are
+ * directories inside them in Paimon's layout. Also the function catalog of the bucket function and
+ * the procedure catalog of {@code CALL sys.*}.
+ */
+public class SparkCatalog
+    implements TableCatalog, SupportsNamespaces, FunctionCatalog, ProcedureCatalog {
+  public static final String WAREHOUSE = "warehouse";
+  static final String DEFAULT_DATABASE = "default";
+  static final String SYSTEM_NAMESPACE = "sys";
+
+  private String name;
+  private Path warehouse;
+  private FileIO fileIO;
+
+  @Override
+  public void initialize(String catalogName, CaseInsensitiveStringMap options) {
+    this.name = catalogName;
+    String location = options.get(WAREHOUSE);
+    if (location == null || location.isBlank()) {
+      throw new BasaltException(
+          String.format(
+              "Catalog '%s' has no warehouse. Fix: set spark.sql.catalog.%s.%s=<directory or URI>.",
+              catalogName, catalogName, WAREHOUSE));
+    }
+    this.fileIO = new FileIO(SparkSession.active().sessionState().newHadoopConf());
+    Path path = new Path(location);
+    this.warehouse = fileIO.fileSystem(path).makeQualified(path);
+    fileIO.mkdirs(databaseDir(DEFAULT_DATABASE));
+  }
+
+  @Override
+  public String name() {
+    return name;
+  }
+
+  @Override
+  public String[] defaultNamespace() {
+    return new String[] {DEFAULT_DATABASE};
+  }
+
+  FileIO fileIO() {
+    return fileIO;
+  }
+
+  // ---- namespaces -------------------------------------------------------------------------
+
+  @Override
+  public String[][] listNamespaces() {
+    List<String[]> namespaces = new ArrayList<>();
+    for (FileStatus status : fileIO.list(warehouse)) {
+      String dir = status.getPath().getName();
+      if (status.isDirectory() && dir.endsWith(".db")) {
+        namespaces.add(new String[] {dir.substring(0, dir.length() - 3)});
+      }
+    }
+    return namespaces.toArray(new String[0][]);
+  }
+
+  @Override
+  public String[][] listNamespaces(String[] namespace) throws NoSuchNamespaceException {
+    if (namespace.length == 0) {
+      return listNamespaces();
+    }
+    checkNamespace(namespace);
+    return new String[0][];
+  }
+
+  @Override
+  public boolean namespaceExists(String[] namespace) {
+    return namespace.length == 1 && fileIO.exists(databaseDir(namespace[0]));
+  }
+
+  @Override
+  public Map<String, String> loadNamespaceMetadata(String[] namespace)
+      throws NoSuchNamespaceException {
+    checkNamespace(namespace);
+    return Map.of();
+  }
+
+  @Override
+  public void createNamespace(String[] namespace, Map<String, String> metadata)
+      throws NamespaceAlreadyExistsException {
+    checkSingleLevel(namespace);
+    if (namespaceExists(namespace)) {
+      throw new NamespaceAlreadyExistsException(namespace);
+    }
+    fileIO.mkdirs(databaseDir(namespace[0]));
+  }
+
+  @Override
+  public void alterNamespace(String[] namespace, NamespaceChange... changes) {
+    throw new UnsupportedOperationException(
+        "Basalt databases are directories and have no properties to alter");
+  }
+
+  @Override
+  public boolean dropNamespace(String[] namespace, boolean cascade)
+      throws NoSuchNamespaceException, NonEmptyNamespaceException {
+    if (!namespaceExists(namespace)) {
+      return false;
+    }
+    if (!cascade && listTables(namespace).length > 0) {
+      throw new NonEmptyNamespaceException(namespace);
+    }
+    return fileIO.delete(databaseDir(namespace[0]), true);
+  }
+
+  // ---- tables -----------------------------------------------------------------------------
+
+  @Override
+  public Identifier[] listTables(String[] namespace) throws NoSuchNamespaceException {
+    checkNamespace(namespace);
+    List<Identifier> tables = new ArrayList<>();
+    for (FileStatus status : fileIO.list(databaseDir(namespace[0]))) {
+      if (status.isDirectory() && fileIO.exists(new Path(status.getPath(), "schema"))) {
+        tables.add(Identifier.of(namespace, status.getPath().getName()));
+      }
+    }
+    return tables.toArray(new Identifier[0]);
+  }
+
+  @Override
+  public Table loadTable(Identifier ident) throws NoSuchTableException {
+    return new SparkTable(loadFileStoreTable(ident));
+  }
+
+  /** Loads the engine table behind {@code ident}. */
+  public FileStoreTable loadFileStoreTable(Identifier ident) throws NoSuchTableException {
+    if (ident.namespace().length != 1) {
+      throw new NoSuchTableException(ident);
+    }
+    try {
+      return FileStoreTable.load(fileIO, tablePath(ident), tableName(ident));
+    } catch (TableNotFoundException e) {
+      throw new NoSuchTableException(ident);
+    }
+  }
+
+  @Override
+  public Table createTable(
+      Identifier ident, StructType schema, Transform[] partitions, Map<String, String> properties)
+      throws TableAlreadyExistsException, NoSuchNamespaceException {
+    checkNamespace(ident.namespace());
+    if (tableExists(ident)) {
+      throw new TableAlreadyExistsException(ident);
+    }
+    TableSchema tableSchema =
+        CreateTableSchemas.fromSpark(tableName(ident), schema, partitions, properties);
+    FileStoreTable table;
+    try {
+      table = FileStoreTable.create(fileIO, tablePath(ident), tableName(ident), tableSchema);
+    } catch (BasaltException e) {
+      if (tableExists(ident)) {
+        throw new TableAlreadyExistsException(ident);
+      }
+      throw e;
+    }
+    return new SparkTable(table);
+  }
+
+  @Override
+  public Table alterTable(Identifier ident, TableChange... changes) throws NoSuchTableException {
+    FileStoreTable table = loadFileStoreTable(ident);
+    TableSchema next = AlterTableSchemas.apply(table, changes);
+    if (!table.schemaManager().tryCommit(next)) {
+      throw new BasaltException(
+          "Table " + table.name() + " was altered concurrently; schema " + next.id()
+              + " exists already. Fix: retry the ALTER TABLE.");
+    }
+    return new SparkTable(table.copyWithSchema(next));
+  }
+
+  @Override
+  public boolean dropTable(Identifier ident) {
+    if (!tableExists(ident)) {
+      return false;
+    }
+    return fileIO.delete(tablePath(ident), true);
+  }
+
+  @Override
+  public void renameTable(Identifier from, Identifier to)
+      throws NoSuchTableException, TableAlreadyExistsException {
+    if (!tableExists(from)) {
+      throw new NoSuchTableException(from);
+    }
+    if (tableExists(to)) {
+      throw new TableAlreadyExistsException(to);
+    }
+    Path target = tablePath(to);
+    try {
+      if (!fileIO.fileSystem(target).rename(tablePath(from), target)) {
+        throw new BasaltException("Failed to rename table " + tableName(from) + " to " + tableName(to));
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException("Failed to rename " + tablePath(from) + " to " + target, e);
+    }
+  }
+
+  @Override
+  public boolean tableExists(Identifier ident) {
+    return ident.namespace().length == 1
+        && fileIO.exists(new Path(tablePath(ident), "schema"));
+  }
+
+  // ---- functions and procedures -----------------------------------------------------------
+
+  @Override
+  public Identifier[] listFunctions(String[] namespace) {
+    return new Identifier[] {Identifier.of(namespace, BucketFunctions.NAME)};
+  }
+
+  @Override
+  public UnboundFunction loadFunction(Identifier ident) throws NoSuchFunctionException {
+    if (BucketFunctions.NAME.equals(ident.name())) {
+      return new BucketFunctions();
+    }
+    throw new NoSuchFunctionException(ident);
+  }
+
+  @Override
+  public UnboundProcedure loadProcedure(Identifier ident) {
+    if (ident.namespace().length == 1 && SYSTEM_NAMESPACE.equals(ident.namespace()[0])) {
+      UnboundProcedure procedure = Procedures.load(this, ident.name());
+      if (procedure != null) {
+        return procedure;
+      }
+    }
+    throw new NoSuchProcedureException(ident);
+  }
+
+  @Override
+  public Identifier[] listProcedures(String[] namespace) {
+    if (namespace.length == 1 && SYSTEM_NAMESPACE.equals(namespace[0])) {
+      return Procedures.names().stream()
+          .map(n -> Identifier.of(namespace, n))
+          .toArray(Identifier[]::new);
+    }
+    return new Identifier[0];
+  }
+
+  // ---- paths ------------------------------------------------------------------------------
+
+  private Path databaseDir(String database) {
+    return new Path(warehouse, database + ".db");
+  }
+
+  /** The directory of table {@code ident}. */
+  public Path tablePath(Identifier ident) {
+    return new Path(databaseDir(ident.namespace()[0]), ident.name());
+  }
+
+  private static String tableName(Identifier ident) {
+    return String.join(".", ident.namespace()) + "." + ident.name();
+  }
+
+  private void checkNamespace(String[] namespace) throws NoSuchNamespaceException {
+    if (!namespaceExists(namespace)) {
+      throw new NoSuchNamespaceException(namespace);
+    }
+  }
+
+  private static void checkSingleLevel(String[] namespace) {
+    if (namespace.length != 1) {
+      throw new BasaltException(
+          "Basalt databases have one level; got " + String.join(".", namespace));
+    }
+  }
+}

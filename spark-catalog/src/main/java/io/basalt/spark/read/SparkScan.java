@@ -1,0 +1,110 @@
+package io.basalt.spark.read;
+
+import io.basalt.operation.read.SplitRead;
+import io.basalt.operation.scan.TableScan;
+import io.basalt.predicate.Predicate;
+import io.basalt.table.DataSplit;
+import io.basalt.table.FileStoreTable;
+import java.util.Objects;
+import java.util.OptionalLong;
+import javax.annotation.Nullable;
+import org.apache.spark.sql.connector.read.Batch;
+import org.apache.spark.sql.connector.read.InputPartition;
+import org.apache.spark.sql.connector.read.PartitionReaderFactory;
+import org.apache.spark.sql.connector.read.Scan;
+import org.apache.spark.sql.connector.read.Statistics;
+import org.apache.spark.sql.connector.read.SupportsReportStatistics;
+import org.apache.spark.sql.types.StructType;
+
+/**
+ * A planned read of one snapshot: one input partition per (partition, bucket) split. Planning
+ * happens once, on first use, and is pinned to the snapshot that was latest then.
+ */
+public final class SparkScan implements Scan, Batch, SupportsReportStatistics {
+  private final FileStoreTable table;
+  private final StructType readSchema;
+  @Nullable private final Predicate filter;
+  private TableScan.Plan plan;
+
+  SparkScan(FileStoreTable table, StructType readSchema, @Nullable Predicate filter) {
+    this.table = table;
+    this.readSchema = readSchema;
+    this.filter = filter;
+  }
+
+  private TableScan.Plan plan() {
+    if (plan == null) {
+      plan = table.newScan().withFilter(filter).plan();
+    }
+    return plan;
+  }
+
+  @Override
+  public StructType readSchema() {
+    return readSchema;
+  }
+
+  @Override
+  public Batch toBatch() {
+    return this;
+  }
+
+  @Override
+  public InputPartition[] planInputPartitions() {
+    return plan().splits().stream().map(SparkInputPartition::new).toArray(InputPartition[]::new);
+  }
+
+  @Override
+  public PartitionReaderFactory createReaderFactory() {
+    return new SparkReaderFactory(new SplitRead(table, readSchema));
+  }
+
+  @Override
+  public Statistics estimateStatistics() {
+    long rows = 0;
+    long bytes = 0;
+    for (DataSplit split : plan().splits()) {
+      rows += split.rowCount();
+      bytes += split.sizeInBytes();
+    }
+    long rowCount = rows;
+    long size = bytes;
+    return new Statistics() {
+      @Override
+      public OptionalLong sizeInBytes() {
+        return OptionalLong.of(size);
+      }
+
+      @Override
+      public OptionalLong numRows() {
+        return OptionalLong.of(rowCount);
+      }
+    };
+  }
+
+  @Override
+  public String description() {
+    return String.format(
+        "BasaltScan(%s, columns=[%s], filters=[%s])",
+        table.name(), String.join(", ", readSchema.fieldNames()), filter == null ? "" : filter);
+  }
+
+  @Override
+  public boolean equals(Object o) {
+    return o instanceof SparkScan other
+        && table.name().equals(other.table.name())
+        && table.paths().toString().equals(other.table.paths().toString())
+        && readSchema.equals(other.readSchema)
+        && Objects.equals(String.valueOf(filter), String.valueOf(other.filter))
+        && snapshotId() == other.snapshotId();
+  }
+
+  private long snapshotId() {
+    return plan().snapshot() == null ? 0 : plan().snapshot().id();
+  }
+
+  @Override
+  public int hashCode() {
+    return Objects.hash(table.name(), readSchema, String.valueOf(filter));
+  }
+}

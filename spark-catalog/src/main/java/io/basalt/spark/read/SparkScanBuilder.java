@@ -1,0 +1,77 @@
+package io.basalt.spark.read;
+
+import io.basalt.predicate.Predicate;
+import io.basalt.spark.SparkTable;
+import io.basalt.spark.convert.SparkPredicates;
+import io.basalt.table.FileStoreTable;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import org.apache.spark.sql.connector.read.Scan;
+import org.apache.spark.sql.connector.read.ScanBuilder;
+import org.apache.spark.sql.connector.read.SupportsPushDownRequiredColumns;
+import org.apache.spark.sql.connector.read.SupportsPushDownV2Filters;
+import org.apache.spark.sql.types.StructField;
+import org.apache.spark.sql.types.StructType;
+
+/**
+ * Builds a scan: takes the columns Spark needs and the filters it can push. Filters on partition
+ * columns only are enforced exactly by partition pruning; every other filter is used to skip
+ * files and also handed back for Spark to evaluate.
+ */
+public final class SparkScanBuilder
+    implements ScanBuilder, SupportsPushDownRequiredColumns, SupportsPushDownV2Filters {
+  private final FileStoreTable table;
+  private final StructType tableSchema;
+  private StructType readSchema;
+  private final List<Predicate> pushed = new ArrayList<>();
+  private final List<org.apache.spark.sql.connector.expressions.filter.Predicate> pushedSpark =
+      new ArrayList<>();
+
+  public SparkScanBuilder(FileStoreTable table) {
+    this.table = table;
+    this.tableSchema = SparkTable.sparkSchema(table.schema());
+    this.readSchema = tableSchema;
+  }
+
+  @Override
+  public void pruneColumns(StructType requiredSchema) {
+    List<StructField> fields = new ArrayList<>();
+    for (StructField field : requiredSchema.fields()) {
+      fields.add(tableSchema.apply(field.name()));
+    }
+    this.readSchema = new StructType(fields.toArray(new StructField[0]));
+  }
+
+  @Override
+  public org.apache.spark.sql.connector.expressions.filter.Predicate[] pushPredicates(
+      org.apache.spark.sql.connector.expressions.filter.Predicate[] predicates) {
+    Set<String> partitionKeys = new HashSet<>(table.schema().partitionKeys());
+    List<org.apache.spark.sql.connector.expressions.filter.Predicate> residual = new ArrayList<>();
+    for (org.apache.spark.sql.connector.expressions.filter.Predicate predicate : predicates) {
+      Optional<Predicate> converted = SparkPredicates.convert(predicate, tableSchema);
+      if (converted.isEmpty()) {
+        residual.add(predicate);
+        continue;
+      }
+      pushed.add(converted.get());
+      pushedSpark.add(predicate);
+      if (!partitionKeys.containsAll(converted.get().columns())) {
+        residual.add(predicate);
+      }
+    }
+    return residual.toArray(new org.apache.spark.sql.connector.expressions.filter.Predicate[0]);
+  }
+
+  @Override
+  public org.apache.spark.sql.connector.expressions.filter.Predicate[] pushedPredicates() {
+    return pushedSpark.toArray(new org.apache.spark.sql.connector.expressions.filter.Predicate[0]);
+  }
+
+  @Override
+  public Scan build() {
+    return new SparkScan(table, readSchema, Predicate.and(pushed));
+  }
+}

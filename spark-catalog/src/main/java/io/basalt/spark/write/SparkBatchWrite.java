@@ -1,0 +1,79 @@
+package io.basalt.spark.write;
+
+import io.basalt.operation.commit.CommitStateUnknownException;
+import io.basalt.operation.commit.FileStoreCommit;
+import io.basalt.predicate.Predicate;
+import io.basalt.snapshot.Snapshot;
+import io.basalt.table.CommitMessage;
+import io.basalt.table.FileStoreTable;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+import javax.annotation.Nullable;
+import org.apache.spark.sql.connector.write.BatchWrite;
+import org.apache.spark.sql.connector.write.DataWriterFactory;
+import org.apache.spark.sql.connector.write.PhysicalWriteInfo;
+import org.apache.spark.sql.connector.write.WriterCommitMessage;
+
+/**
+ * The driver side of a write: hands tasks a writer factory pinned to the latest snapshot, then
+ * commits all tasks' files once, as one snapshot, or deletes them when the job fails.
+ */
+final class SparkBatchWrite implements BatchWrite {
+  private final FileStoreTable table;
+  private final boolean overwrite;
+  private final boolean dynamic;
+  @Nullable private final Predicate overwriteFilter;
+  private final String commitUser = UUID.randomUUID().toString();
+  @Nullable private final Long baseSnapshotId;
+  private boolean commitStateUnknown;
+
+  SparkBatchWrite(
+      FileStoreTable table, boolean overwrite, boolean dynamic, @Nullable Predicate overwriteFilter) {
+    this.table = table;
+    this.overwrite = overwrite;
+    this.dynamic = dynamic;
+    this.overwriteFilter = overwriteFilter;
+    this.baseSnapshotId = table.latestSnapshot().map(Snapshot::id).orElse(null);
+  }
+
+  @Override
+  public DataWriterFactory createBatchWriterFactory(PhysicalWriteInfo info) {
+    return new SparkDataWriterFactory(table, baseSnapshotId, overwrite);
+  }
+
+  @Override
+  public void commit(WriterCommitMessage[] messages) {
+    List<CommitMessage> all = collect(messages);
+    FileStoreCommit commit = table.newCommit(commitUser);
+    try {
+      if (overwrite) {
+        commit.overwrite(overwriteFilter, dynamic, all, Snapshot.BATCH_COMMIT_IDENTIFIER);
+      } else {
+        commit.commit(all, Snapshot.BATCH_COMMIT_IDENTIFIER);
+      }
+    } catch (CommitStateUnknownException e) {
+      commitStateUnknown = true;
+      throw e;
+    }
+  }
+
+  @Override
+  public void abort(WriterCommitMessage[] messages) {
+    if (commitStateUnknown) {
+      // the snapshot may reference these files: deleting them could corrupt the table
+      return;
+    }
+    table.newCommit(commitUser).abort(collect(messages));
+  }
+
+  private static List<CommitMessage> collect(WriterCommitMessage[] messages) {
+    List<CommitMessage> all = new ArrayList<>();
+    for (WriterCommitMessage message : messages) {
+      if (message != null) {
+        all.addAll(((SparkCommitMessage) message).messages());
+      }
+    }
+    return all;
+  }
+}

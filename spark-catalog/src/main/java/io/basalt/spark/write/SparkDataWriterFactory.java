@@ -1,0 +1,50 @@
+package io.basalt.spark.write;
+
+import io.basalt.operation.write.TableWrite;
+import io.basalt.table.FileStoreTable;
+import javax.annotation.Nullable;
+import org.apache.spark.sql.catalyst.InternalRow;
+import org.apache.spark.sql.connector.write.DataWriter;
+import org.apache.spark.sql.connector.write.DataWriterFactory;
+import org.apache.spark.sql.connector.write.WriterCommitMessage;
+
+/** Creates, in tasks, the writers of a Basalt write. */
+final class SparkDataWriterFactory implements DataWriterFactory {
+  private static final long serialVersionUID = 1L;
+
+  private final FileStoreTable table;
+  @Nullable private final Long baseSnapshotId;
+  private final boolean overwrite;
+
+  SparkDataWriterFactory(FileStoreTable table, @Nullable Long baseSnapshotId, boolean overwrite) {
+    this.table = table;
+    this.baseSnapshotId = baseSnapshotId;
+    this.overwrite = overwrite;
+  }
+
+  @Override
+  public DataWriter<InternalRow> createWriter(int partitionId, long taskId) {
+    TableWrite write = table.newWrite(baseSnapshotId, overwrite);
+    return new DataWriter<>() {
+      @Override
+      public void write(InternalRow row) {
+        write.write(row);
+      }
+
+      @Override
+      public WriterCommitMessage commit() {
+        return new SparkCommitMessage(write.prepareCommit());
+      }
+
+      @Override
+      public void abort() {
+        write.abort();
+      }
+
+      @Override
+      public void close() {
+        write.close();
+      }
+    };
+  }
+}

@@ -1,0 +1,91 @@
+package io.basalt.spark.write;
+
+import io.basalt.predicate.Predicate;
+import io.basalt.spark.functions.BucketFunctions;
+import io.basalt.table.FileStoreTable;
+import java.util.ArrayList;
+import java.util.List;
+import javax.annotation.Nullable;
+import org.apache.spark.sql.connector.distributions.Distribution;
+import org.apache.spark.sql.connector.distributions.Distributions;
+import org.apache.spark.sql.connector.expressions.Expression;
+import org.apache.spark.sql.connector.expressions.Expressions;
+import org.apache.spark.sql.connector.expressions.SortDirection;
+import org.apache.spark.sql.connector.expressions.SortOrder;
+import org.apache.spark.sql.connector.write.BatchWrite;
+import org.apache.spark.sql.connector.write.LogicalWriteInfo;
+import org.apache.spark.sql.connector.write.RequiresDistributionAndOrdering;
+import org.apache.spark.sql.connector.write.Write;
+
+/**
+ * A planned write. It asks Spark to cluster rows by (partition, bucket), so exactly one task
+ * writes each bucket, and to sort them by (partition, bucket, primary key), so a task finishes
+ * one bucket before the next and its buffers flush already sorted.
+ */
+final class SparkWrite implements Write, RequiresDistributionAndOrdering {
+  private final FileStoreTable table;
+  private final LogicalWriteInfo info;
+  private final boolean overwrite;
+  private final boolean dynamic;
+  @Nullable private final Predicate overwriteFilter;
+
+  SparkWrite(
+      FileStoreTable table,
+      LogicalWriteInfo info,
+      boolean overwrite,
+      boolean dynamic,
+      @Nullable Predicate overwriteFilter) {
+    this.table = table;
+    this.info = info;
+    this.overwrite = overwrite;
+    this.dynamic = dynamic;
+    this.overwriteFilter = overwriteFilter;
+  }
+
+  @Override
+  public String description() {
+    return "BasaltWrite(" + table.name() + (overwrite ? ", overwrite" : "") + ")";
+  }
+
+  private List<Expression> clustering() {
+    List<Expression> clustering = new ArrayList<>();
+    for (String partition : table.schema().partitionKeys()) {
+      clustering.add(Expressions.identity(partition));
+    }
+    int buckets = table.bucketCount();
+    if (buckets > 0) {
+      List<Expression> args = new ArrayList<>();
+      args.add(Expressions.literal(buckets));
+      for (String key : table.bucketKeys()) {
+        args.add(Expressions.column(key));
+      }
+      clustering.add(Expressions.apply(BucketFunctions.NAME, args.toArray(new Expression[0])));
+    }
+    return clustering;
+  }
+
+  @Override
+  public Distribution requiredDistribution() {
+    List<Expression> clustering = clustering();
+    return clustering.isEmpty()
+        ? Distributions.unspecified()
+        : Distributions.clustered(clustering.toArray(new Expression[0]));
+  }
+
+  @Override
+  public SortOrder[] requiredOrdering() {
+    List<SortOrder> ordering = new ArrayList<>();
+    for (Expression expression : clustering()) {
+      ordering.add(Expressions.sort(expression, SortDirection.ASCENDING));
+    }
+    for (String key : table.schema().trimmedPrimaryKeys()) {
+      ordering.add(Expressions.sort(Expressions.column(key), SortDirection.ASCENDING));
+    }
+    return ordering.toArray(new SortOrder[0]);
+  }
+
+  @Override
+  public BatchWrite toBatch() {
+    return new SparkBatchWrite(table, overwrite, dynamic, overwriteFilter);
+  }
+}

@@ -1,0 +1,131 @@
+package io.basalt.mergetree;
+
+import io.basalt.data.RowKind;
+import io.basalt.utils.CloseableIterator;
+import java.util.Comparator;
+import java.util.List;
+import java.util.NoSuchElementException;
+import java.util.PriorityQueue;
+import org.apache.spark.sql.catalyst.InternalRow;
+
+/**
+ * A streaming k-way merge of sorted runs under the deduplicate merge engine: for each key, the
+ * version with the highest sequence number wins, and the key disappears when that version is a
+ * retraction. Each run must be sorted by key with every key at most once (as level-0 files and
+ * levels are). Memory is one current row per run.
+ *
+ * <p>The returned row is the winning run's own (reused) row, valid until the next call.
+ */
+public final class MergeIterator implements CloseableIterator<InternalRow> {
+  private final List<CloseableIterator<InternalRow>> runs;
+  private final PriorityQueue<Head> heap;
+  private final Comparator<InternalRow> keyOrder;
+  private final int kindIndex;
+  private Head pending;
+  private InternalRow next;
+  private long mergedRows;
+
+  public MergeIterator(List<CloseableIterator<InternalRow>> runs, KeyValueLayout layout) {
+    this.runs = runs;
+    this.keyOrder = layout.keyComparator();
+    this.kindIndex = layout.kindIndex();
+    int sequenceIndex = layout.sequenceIndex();
+    Comparator<Head> order =
+        Comparator.<Head, InternalRow>comparing(h -> h.row, keyOrder)
+            .thenComparingLong(h -> h.row.getLong(sequenceIndex));
+    this.heap = new PriorityQueue<>(Math.max(1, runs.size()), order);
+    for (CloseableIterator<InternalRow> run : runs) {
+      Head head = new Head(run);
+      if (head.advance()) {
+        heap.add(head);
+      }
+    }
+  }
+
+  /** How many older versions the merge dropped so far. */
+  public long mergedRows() {
+    return mergedRows;
+  }
+
+  @Override
+  public boolean hasNext() {
+    if (next != null) {
+      return true;
+    }
+    if (pending != null) {
+      // the row handed out last time belongs to this run; only now may it move on
+      if (pending.advance()) {
+        heap.add(pending);
+      }
+      pending = null;
+    }
+    while (!heap.isEmpty()) {
+      Head top = heap.poll();
+      while (!heap.isEmpty() && keyOrder.compare(heap.peek().row, top.row) == 0) {
+        // top is an older version of the same key: drop it
+        mergedRows++;
+        if (top.advance()) {
+          heap.add(top);
+        }
+        top = heap.poll();
+      }
+      pending = top;
+      if (RowKind.isAdd(top.row.getByte(kindIndex))) {
+        next = top.row;
+        return true;
+      }
+      if (pending.advance()) {
+        heap.add(pending);
+      }
+      pending = null;
+    }
+    return false;
+  }
+
+  @Override
+  public InternalRow next() {
+    if (!hasNext()) {
+      throw new NoSuchElementException();
+    }
+    InternalRow row = next;
+    next = null;
+    return row;
+  }
+
+  @Override
+  public void close() {
+    RuntimeException failure = null;
+    for (CloseableIterator<InternalRow> run : runs) {
+      try {
+        run.close();
+      } catch (RuntimeException e) {
+        if (failure == null) {
+          failure = e;
+        } else {
+          failure.addSuppressed(e);
+        }
+      }
+    }
+    if (failure != null) {
+      throw failure;
+    }
+  }
+
+  /** A run and its current row. */
+  private static final class Head {
+    private final CloseableIterator<InternalRow> run;
+    private InternalRow row;
+
+    Head(CloseableIterator<InternalRow> run) {
+      this.run = run;
+    }
+
+    boolean advance() {
+      if (run.hasNext()) {
+        row = run.next();
+        return true;
+      }
+      return false;
+    }
+  }
+}

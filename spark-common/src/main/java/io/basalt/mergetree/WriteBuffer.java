@@ -1,0 +1,85 @@
+package io.basalt.mergetree;
+
+import io.basalt.data.RowComparator;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.Iterator;
+import java.util.List;
+import java.util.NoSuchElementException;
+import org.apache.spark.sql.catalyst.InternalRow;
+import org.apache.spark.sql.catalyst.expressions.UnsafeProjection;
+import org.apache.spark.sql.catalyst.expressions.UnsafeRow;
+import org.apache.spark.sql.types.StructType;
+
+/**
+ * The in-memory buffer of one bucket writer: key-value rows serialized as UnsafeRows, sorted by
+ * (key, sequence) when flushed, with only the newest version of each key kept. Its owner flushes
+ * it to a level-0 file when the writers' shared memory budget is reached.
+ */
+final class WriteBuffer {
+  /** Bytes an UnsafeRow, its byte array and the list slot cost beyond the row data. */
+  private static final int ROW_OVERHEAD = 64;
+
+  private final UnsafeProjection toUnsafe;
+  private final Comparator<InternalRow> order;
+  private final RowComparator keyOrder;
+  private final List<UnsafeRow> rows = new ArrayList<>();
+  private long memory;
+
+  WriteBuffer(KeyValueLayout layout, StructType fileSchema) {
+    this.toUnsafe = UnsafeProjection.create(fileSchema);
+    this.keyOrder = layout.keyComparator();
+    int sequenceIndex = layout.sequenceIndex();
+    this.order =
+        keyOrder.thenComparingLong((InternalRow row) -> row.getLong(sequenceIndex));
+  }
+
+  /** Copies {@code keyValue} into the buffer. */
+  void add(InternalRow keyValue) {
+    UnsafeRow copy = toUnsafe.apply(keyValue).copy();
+    rows.add(copy);
+    memory += copy.getSizeInBytes() + ROW_OVERHEAD;
+  }
+
+  long memoryUsed() {
+    return memory;
+  }
+
+  boolean isEmpty() {
+    return rows.isEmpty();
+  }
+
+  /**
+   * Sorts the buffer and iterates the newest version of each key, retractions included (a
+   * {@code -D} must reach the file to hide older versions). The buffer is cleared by {@link
+   * #clear}, not by iterating.
+   */
+  Iterator<InternalRow> sortedNewestPerKey() {
+    rows.sort(order);
+    return new Iterator<>() {
+      private int next = 0;
+
+      @Override
+      public boolean hasNext() {
+        return next < rows.size();
+      }
+
+      @Override
+      public InternalRow next() {
+        if (!hasNext()) {
+          throw new NoSuchElementException();
+        }
+        // the newest version of a key is the last of its run of equal keys
+        while (next + 1 < rows.size() && keyOrder.compare(rows.get(next), rows.get(next + 1)) == 0) {
+          next++;
+        }
+        return rows.get(next++);
+      }
+    };
+  }
+
+  void clear() {
+    rows.clear();
+    memory = 0;
+  }
+}

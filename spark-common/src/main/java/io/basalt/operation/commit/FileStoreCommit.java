@@ -1,0 +1,317 @@
+package io.basalt.operation.commit;
+
+import io.basalt.fs.DataFilePaths;
+import io.basalt.manifest.FileKind;
+import io.basalt.options.TableOptions;
+import org.apache.hadoop.fs.Path;
+import io.basalt.manifest.ManifestEntry;
+import io.basalt.manifest.ManifestFileMeta;
+import io.basalt.manifest.ManifestFiles;
+import io.basalt.manifest.RollingManifestWriter;
+import io.basalt.options.CommitOptions;
+import io.basalt.options.ManifestOptions;
+import io.basalt.options.Options;
+import io.basalt.predicate.Predicate;
+import io.basalt.snapshot.CommitKind;
+import io.basalt.snapshot.Snapshot;
+import io.basalt.snapshot.SnapshotManager;
+import io.basalt.table.CommitMessage;
+import io.basalt.table.FileStoreTable;
+import io.basalt.manifest.DataFileMeta;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalLong;
+import java.util.Set;
+import java.util.concurrent.ThreadLocalRandom;
+import javax.annotation.Nullable;
+
+/**
+ * Publishes the files of a write as a new snapshot with optimistic concurrency: each attempt
+ * builds on the latest snapshot and creates {@code snapshot-<latest+1>} only if absent; an attempt
+ * that loses the race deletes its manifests, backs off and retries. A retry first checks whether
+ * an earlier attempt of the same (commit user, identifier) already landed, so commits are
+ * idempotent.
+ */
+public final class FileStoreCommit {
+  private final FileStoreTable table;
+  private final String commitUser;
+  private final SnapshotManager snapshots;
+  private final ManifestFiles manifests;
+  private final int maxRetries;
+  private final long minRetryWait;
+  private final long maxRetryWait;
+  private final int mergeMinCount;
+
+  public FileStoreCommit(FileStoreTable table, String commitUser) {
+    this.table = table;
+    this.commitUser = commitUser;
+    this.snapshots = table.snapshotManager();
+    this.manifests = table.manifestFiles();
+    Options options = table.options();
+    this.maxRetries = options.get(CommitOptions.COMMIT_MAX_RETRIES);
+    this.minRetryWait = options.get(CommitOptions.COMMIT_MIN_RETRY_WAIT);
+    this.maxRetryWait = options.get(CommitOptions.COMMIT_MAX_RETRY_WAIT);
+    this.mergeMinCount = options.get(ManifestOptions.MANIFEST_MERGE_MIN_COUNT);
+  }
+
+  /**
+   * Appends the new files as an APPEND snapshot.
+   *
+   * @return the new snapshot's id, or empty when there was nothing to commit or this (user,
+   *     identifier) was committed before
+   */
+  public OptionalLong commit(List<CommitMessage> messages, long identifier) {
+    List<ManifestEntry> adds = addEntries(messages);
+    if (adds.isEmpty()) {
+      return OptionalLong.empty();
+    }
+    return tryCommit(CommitKind.APPEND, identifier, latest -> adds);
+  }
+
+  /**
+   * Replaces the files of some partitions with the new files, as an OVERWRITE snapshot.
+   *
+   * @param partitionFilter which partitions to replace: null replaces the whole table
+   * @param dynamic when true, replace exactly the partitions the new files belong to (and ignore
+   *     {@code partitionFilter})
+   */
+  public OptionalLong overwrite(
+      @Nullable Predicate partitionFilter, boolean dynamic, List<CommitMessage> messages, long identifier) {
+    List<ManifestEntry> adds = addEntries(messages);
+    if (dynamic && adds.isEmpty()) {
+      return OptionalLong.empty();
+    }
+    return tryCommit(
+        CommitKind.OVERWRITE,
+        identifier,
+        latest -> {
+          List<ManifestEntry> changes = new ArrayList<>();
+          if (latest != null) {
+            changes.addAll(deletesFor(latest, partitionFilter, dynamic, adds));
+          }
+          changes.addAll(adds);
+          return changes;
+        });
+  }
+
+  /**
+   * Deletes the files of a write that will not be committed. Never call it after a {@link
+   * CommitStateUnknownException}: the snapshot may reference them.
+   */
+  public void abort(List<CommitMessage> messages) {
+    DataFilePaths dataPaths =
+        new DataFilePaths(
+            table.paths(), table.partitionType(), table.options().get(TableOptions.PARTITION_DEFAULT_NAME));
+    for (CommitMessage message : messages) {
+      for (DataFileMeta file : message.newFiles()) {
+        table.fileIO()
+            .delete(
+                new Path(dataPaths.bucketDir(message.partition(), message.bucket()), file.fileName()),
+                false);
+      }
+    }
+  }
+
+  private List<ManifestEntry> deletesFor(
+      Snapshot latest, @Nullable Predicate filter, boolean dynamic, List<ManifestEntry> adds) {
+    List<ManifestEntry> live =
+        table.newScan().withFilter(dynamic ? null : filter).liveEntries(latest);
+    Set<Object> touched = new java.util.HashSet<>();
+    for (ManifestEntry add : adds) {
+      touched.add(add.partition());
+    }
+    List<ManifestEntry> deletes = new ArrayList<>();
+    for (ManifestEntry entry : live) {
+      if (!dynamic || touched.contains(entry.partition())) {
+        deletes.add(entry.asDelete());
+      }
+    }
+    return deletes;
+  }
+
+  private static List<ManifestEntry> addEntries(List<CommitMessage> messages) {
+    List<ManifestEntry> entries = new ArrayList<>();
+    for (CommitMessage message : messages) {
+      for (DataFileMeta file : message.newFiles()) {
+        entries.add(
+            new ManifestEntry(
+                FileKind.ADD, message.partition(), message.bucket(), message.totalBuckets(), file));
+      }
+    }
+    return entries;
+  }
+
+  /** Computes an attempt's changes from the latest snapshot (null for an empty table). */
+  private interface Changes {
+    List<ManifestEntry> against(@Nullable Snapshot latest);
+  }
+
+  private OptionalLong tryCommit(CommitKind kind, long identifier, Changes changes) {
+    OptionalLong firstSeen = snapshots.latestSnapshotId();
+    for (int attempt = 0; ; attempt++) {
+      Optional<Snapshot> latest = snapshots.latestSnapshot();
+      if (committedBefore(latest.orElse(null), firstSeen, identifier)) {
+        return OptionalLong.empty();
+      }
+      Attempt attemptFiles = new Attempt();
+      Snapshot snapshot;
+      try {
+        snapshot = prepare(kind, identifier, latest.orElse(null), changes, attemptFiles);
+      } catch (RuntimeException e) {
+        attemptFiles.cleanup(manifests);
+        throw e;
+      }
+      boolean committed;
+      try {
+        committed = snapshots.tryCommit(snapshot);
+      } catch (IOException e) {
+        if (snapshots.exists(snapshot.id()) && isOurs(snapshots.snapshot(snapshot.id()), identifier)) {
+          return OptionalLong.of(snapshot.id());
+        }
+        // the snapshot may or may not exist: deleting anything now could corrupt the table
+        throw new CommitStateUnknownException(
+            "Commit of snapshot " + snapshot.id() + " to table " + table.name()
+                + " failed in an unknown state; its files were kept",
+            e);
+      }
+      if (committed) {
+        return OptionalLong.of(snapshot.id());
+      }
+      attemptFiles.cleanup(manifests);
+      if (attempt >= maxRetries) {
+        throw new CommitConflictException(
+            String.format(
+                "Commit to table %s failed after %s retries: other commits kept taking snapshot"
+                    + " %s. Fix: retry the write, or raise '%s'.",
+                table.name(), attempt, snapshot.id(), CommitOptions.COMMIT_MAX_RETRIES.key()));
+      }
+      backoff(attempt);
+    }
+  }
+
+  private Snapshot prepare(
+      CommitKind kind, long identifier, @Nullable Snapshot latest, Changes changes, Attempt files) {
+    List<ManifestEntry> delta = changes.against(latest);
+    RollingManifestWriter writer = manifests.newManifestWriter(table.schema().id());
+    List<ManifestFileMeta> deltaMetas;
+    try {
+      for (ManifestEntry entry : delta) {
+        writer.write(entry);
+      }
+      deltaMetas = writer.result();
+    } finally {
+      files.names.addAll(writer.writtenNames());
+    }
+    ManifestFiles.WrittenList deltaList = manifests.writeManifestList(deltaMetas);
+    files.names.add(deltaList.fileName());
+
+    List<ManifestFileMeta> previous = new ArrayList<>();
+    if (latest != null) {
+      previous.addAll(manifests.readManifestList(latest.baseManifestList()));
+      previous.addAll(manifests.readManifestList(latest.deltaManifestList()));
+    }
+    ManifestMerger merger = new ManifestMerger(manifests, mergeMinCount);
+    List<ManifestFileMeta> base;
+    try {
+      base = merger.merge(previous, table.schema().id(), "table " + table.name());
+    } finally {
+      files.names.addAll(merger.newFiles());
+    }
+    ManifestFiles.WrittenList baseList = manifests.writeManifestList(base);
+    files.names.add(baseList.fileName());
+    return newSnapshot(kind, identifier, latest, delta, baseList, deltaList);
+  }
+
+  private Snapshot newSnapshot(
+      CommitKind kind,
+      long identifier,
+      @Nullable Snapshot latest,
+      List<ManifestEntry> delta,
+      ManifestFiles.WrittenList baseList,
+      ManifestFiles.WrittenList deltaList) {
+    long deltaRecords = 0;
+    for (ManifestEntry entry : delta) {
+      long rows = entry.file().rowCount();
+      deltaRecords += entry.kind() == FileKind.ADD ? rows : -rows;
+    }
+    long previousTotal =
+        latest == null || latest.totalRecordCount() == null ? 0 : latest.totalRecordCount();
+    long schemaId = table.schema().id();
+    return new Snapshot(
+        Snapshot.CURRENT_VERSION,
+        latest == null ? 1 : latest.id() + 1,
+        schemaId,
+        baseList.fileName(),
+        baseList.fileSize(),
+        deltaList.fileName(),
+        deltaList.fileSize(),
+        null,
+        null,
+        latest == null ? null : latest.indexManifest(),
+        commitUser,
+        identifier,
+        kind,
+        System.currentTimeMillis(),
+        Map.of(),
+        previousTotal + deltaRecords,
+        deltaRecords,
+        0L,
+        latest == null ? null : latest.watermark(),
+        latest != null && latest.schemaId() == schemaId ? latest.statistics() : null,
+        null,
+        latest == null || latest.nextRowId() == null ? 0L : latest.nextRowId());
+  }
+
+  /**
+   * Whether this (user, identifier) already landed. Batch commits (unique users) look only at
+   * snapshots newer than the one seen first; streaming identifiers scan back to the user's last
+   * snapshot.
+   */
+  private boolean committedBefore(@Nullable Snapshot latest, OptionalLong firstSeen, long identifier) {
+    if (latest == null) {
+      return false;
+    }
+    long stop =
+        identifier == Snapshot.BATCH_COMMIT_IDENTIFIER
+            ? (firstSeen.isPresent() ? firstSeen.getAsLong() : 0)
+            : snapshots.earliestSnapshotId().orElse(1) - 1;
+    for (long id = latest.id(); id > stop; id--) {
+      Snapshot snapshot = id == latest.id() ? latest : snapshots.snapshot(id);
+      if (snapshot.commitUser().equals(commitUser)) {
+        return identifier == Snapshot.BATCH_COMMIT_IDENTIFIER
+            ? snapshot.commitIdentifier() == identifier
+            : snapshot.commitIdentifier() >= identifier;
+      }
+    }
+    return false;
+  }
+
+  private boolean isOurs(Snapshot snapshot, long identifier) {
+    return snapshot.commitUser().equals(commitUser) && snapshot.commitIdentifier() == identifier;
+  }
+
+  private void backoff(int attempt) {
+    long wait = Math.min(maxRetryWait, minRetryWait << Math.min(attempt, 20));
+    long jitter = ThreadLocalRandom.current().nextLong(Math.max(1, wait / 2) + 1);
+    try {
+      Thread.sleep(wait / 2 + jitter);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new CommitConflictException("Commit to table " + table.name() + " was interrupted");
+    }
+  }
+
+  /** The manifest files of one attempt, deleted when the attempt does not land. */
+  private static final class Attempt {
+    private final List<String> names = new ArrayList<>();
+
+    void cleanup(ManifestFiles manifests) {
+      for (String name : names) {
+        manifests.delete(name);
+      }
+    }
+  }
+}

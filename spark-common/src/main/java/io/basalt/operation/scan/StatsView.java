@@ -1,0 +1,69 @@
+package io.basalt.operation.scan;
+
+import io.basalt.data.BinaryRowCodec;
+import io.basalt.manifest.SimpleStats;
+import io.basalt.predicate.ColumnStatistics;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Function;
+import org.apache.spark.sql.catalyst.InternalRow;
+import org.apache.spark.sql.types.DataType;
+import org.apache.spark.sql.types.StructField;
+import org.apache.spark.sql.types.StructType;
+
+/**
+ * Decodes {@link SimpleStats} of a known column list into per-column statistics for the may-match
+ * evaluator. Stats whose arity does not fit the columns are treated as unknown.
+ */
+final class StatsView {
+  private final List<String> names;
+  private final DataType[] types;
+  private final BinaryRowCodec codec;
+
+  StatsView(StructType columns) {
+    this.names = List.of(columns.fieldNames());
+    this.types = new DataType[columns.size()];
+    StructField[] fields = columns.fields();
+    for (int i = 0; i < types.length; i++) {
+      types[i] = fields[i].dataType();
+    }
+    this.codec = new BinaryRowCodec(columns);
+  }
+
+  /** The statistics of each column, looked up by name; unknown for other names. */
+  Function<String, ColumnStatistics> decode(SimpleStats stats) {
+    if (stats.minValues().arity() != types.length || stats.maxValues().arity() != types.length) {
+      return name -> ColumnStatistics.UNKNOWN;
+    }
+    InternalRow min = codec.toRow(stats.minValues());
+    InternalRow max = codec.toRow(stats.maxValues());
+    List<Long> nulls = stats.nullCounts();
+    Map<String, ColumnStatistics> byName = new HashMap<>();
+    for (int i = 0; i < types.length; i++) {
+      Long nullCount = nulls != null && i < nulls.size() ? nulls.get(i) : null;
+      byName.put(
+          names.get(i),
+          new ColumnStatistics(
+              min.isNullAt(i) ? null : min.get(i, types[i]),
+              max.isNullAt(i) ? null : max.get(i, types[i]),
+              nullCount));
+    }
+    return name -> byName.getOrDefault(name, ColumnStatistics.UNKNOWN);
+  }
+
+  /** The exact statistics of one row of values (a partition): min = max = the value. */
+  Function<String, ColumnStatistics> exact(InternalRow row) {
+    Map<String, ColumnStatistics> byName = new HashMap<>();
+    for (int i = 0; i < types.length; i++) {
+      boolean isNull = row.isNullAt(i);
+      Object value = isNull ? null : row.get(i, types[i]);
+      byName.put(names.get(i), new ColumnStatistics(value, value, isNull ? 1L : 0L));
+    }
+    return name -> byName.getOrDefault(name, ColumnStatistics.UNKNOWN);
+  }
+
+  InternalRow toRow(io.basalt.data.BinaryRow row) {
+    return codec.toRow(row);
+  }
+}

@@ -1,0 +1,284 @@
+package io.basalt.operation.scan;
+
+import io.basalt.data.BinaryRow;
+import io.basalt.manifest.DataFileMeta;
+import io.basalt.manifest.ManifestEntry;
+import io.basalt.manifest.ManifestFileMeta;
+import io.basalt.manifest.ManifestFiles;
+import io.basalt.predicate.ColumnStatistics;
+import io.basalt.predicate.Predicate;
+import io.basalt.predicate.StatsEvaluator;
+import io.basalt.schema.DataField;
+import io.basalt.schema.TableSchema;
+import io.basalt.snapshot.Snapshot;
+import io.basalt.table.DataSplit;
+import io.basalt.table.FileStoreTable;
+import io.basalt.utils.CloseableIterator;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.function.Function;
+import javax.annotation.Nullable;
+import org.apache.spark.sql.catalyst.InternalRow;
+import org.apache.spark.sql.types.StructField;
+import org.apache.spark.sql.types.StructType;
+
+/**
+ * Plans a read: picks a snapshot, reads its manifests once, folds them into live files, prunes
+ * partitions, buckets and files with statistics, and groups what is left into one split per
+ * (partition, bucket). Single use; builder methods return {@code this}.
+ */
+public final class TableScan {
+  private final FileStoreTable table;
+  @Nullable private Long snapshotId;
+  @Nullable private Predicate filter;
+  @Nullable private BinaryRow partition;
+  @Nullable private Integer bucket;
+
+  public TableScan(FileStoreTable table) {
+    this.table = table;
+  }
+
+  /** Reads snapshot {@code id} instead of the latest. */
+  public TableScan withSnapshot(long id) {
+    this.snapshotId = id;
+    return this;
+  }
+
+  /** Prunes with {@code predicate}; rows that do not match may still be returned. */
+  public TableScan withFilter(@Nullable Predicate predicate) {
+    this.filter = predicate;
+    return this;
+  }
+
+  /** Reads only the partition with these exact values. */
+  public TableScan withPartition(BinaryRow exactPartition) {
+    this.partition = exactPartition;
+    return this;
+  }
+
+  /** Reads only bucket {@code id}. */
+  public TableScan withBucket(int id) {
+    this.bucket = id;
+    return this;
+  }
+
+  /** The planned splits of the chosen snapshot, with what planning skipped. */
+  public Plan plan() {
+    Optional<Snapshot> snapshot =
+        snapshotId == null
+            ? table.latestSnapshot()
+            : Optional.of(table.snapshotManager().snapshot(snapshotId));
+    if (snapshot.isEmpty()) {
+      return new Plan(null, List.of(), new ScanMetrics(0, 0, 0, 0, 0));
+    }
+    return new Planner(snapshot.get()).run();
+  }
+
+  /** The live files of the chosen snapshot that pass partition and bucket pruning. */
+  public List<ManifestEntry> liveEntries(Snapshot snapshot) {
+    return new Planner(snapshot).readLiveEntries();
+  }
+
+  /** The result of planning. */
+  public record Plan(@Nullable Snapshot snapshot, List<DataSplit> splits, ScanMetrics metrics) {}
+
+  private final class Planner {
+    private final Snapshot snapshot;
+    private final TableSchema schema = table.schema();
+    private final ScanFilters filters = ScanFilters.split(filter, schema);
+    private final StatsView partitionStats = new StatsView(table.partitionType());
+    private final Map<BinaryRow, Boolean> partitionMatches = new HashMap<>();
+    private long manifestsRead;
+    private long manifestsSkipped;
+
+    Planner(Snapshot snapshot) {
+      this.snapshot = snapshot;
+    }
+
+    Plan run() {
+      List<ManifestEntry> entries = readLiveEntries();
+      Map<List<Object>, List<ManifestEntry>> byBucket = new LinkedHashMap<>();
+      for (ManifestEntry entry : entries) {
+        byBucket.computeIfAbsent(List.of(entry.partition(), entry.bucket()), k -> new ArrayList<>()).add(entry);
+      }
+      FileFilter fileFilter = new FileFilter(table, filters);
+      List<DataSplit> splits = new ArrayList<>();
+      for (List<ManifestEntry> group : byBucket.values()) {
+        List<DataFileMeta> files = fileFilter.select(group);
+        if (!files.isEmpty()) {
+          ManifestEntry first = group.get(0);
+          splits.add(
+              new DataSplit(
+                  snapshot.id(),
+                  first.partition(),
+                  first.bucket(),
+                  first.totalBuckets(),
+                  files,
+                  rawConvertible(files)));
+        }
+      }
+      ScanMetrics metrics =
+          new ScanMetrics(
+              manifestsRead,
+              manifestsSkipped,
+              fileFilter.planned(),
+              fileFilter.skipped(),
+              fileFilter.bucketsSkipped());
+      return new Plan(snapshot, splits, metrics);
+    }
+
+    private boolean rawConvertible(List<DataFileMeta> files) {
+      if (!table.hasPrimaryKey()) {
+        return true;
+      }
+      return files.size() == 1
+          && files.get(0).deleteRowCount() != null
+          && files.get(0).deleteRowCount() == 0;
+    }
+
+    List<ManifestEntry> readLiveEntries() {
+      ManifestFiles manifests = table.manifestFiles();
+      LiveFiles live = new LiveFiles("snapshot " + snapshot.id() + " of table " + table.name());
+      List<ManifestFileMeta> metas = new ArrayList<>(manifests.readManifestList(snapshot.baseManifestList()));
+      metas.addAll(manifests.readManifestList(snapshot.deltaManifestList()));
+      for (ManifestFileMeta meta : metas) {
+        if (!manifestMayMatch(meta)) {
+          manifestsSkipped++;
+          continue;
+        }
+        manifestsRead++;
+        try (CloseableIterator<ManifestEntry> it = manifests.readManifest(meta.fileName())) {
+          while (it.hasNext()) {
+            ManifestEntry entry = it.next();
+            if (entryMatches(entry)) {
+              live.apply(entry);
+            }
+          }
+        }
+      }
+      return live.entries();
+    }
+
+    private boolean manifestMayMatch(ManifestFileMeta meta) {
+      if (bucket != null
+          && meta.minBucket() != null
+          && (bucket < meta.minBucket() || bucket > meta.maxBucket())) {
+        return false;
+      }
+      if (filters.partition() == null || table.partitionType().isEmpty()) {
+        return true;
+      }
+      return StatsEvaluator.mayMatch(
+          filters.partition(), partitionStats.decode(meta.partitionStats()), -1);
+    }
+
+    private boolean entryMatches(ManifestEntry entry) {
+      if (bucket != null && entry.bucket() != bucket) {
+        return false;
+      }
+      if (partition != null && !partition.equals(entry.partition())) {
+        return false;
+      }
+      if (filters.partition() == null) {
+        return true;
+      }
+      return partitionMatches.computeIfAbsent(
+          entry.partition(),
+          p -> {
+            InternalRow values = partitionStats.toRow(p);
+            return StatsEvaluator.mayMatch(filters.partition(), partitionStats.exact(values), 1);
+          });
+    }
+  }
+
+  /** Applies key and value statistics to the files of one bucket. */
+  private static final class FileFilter {
+    private final boolean primaryKey;
+    private final ScanFilters filters;
+    @Nullable private final StatsView keyStats;
+    private final StatsView allValueStats;
+    private final Map<List<String>, StatsView> subsetStats = new HashMap<>();
+    private final TableSchema schema;
+    private long planned;
+    private long skipped;
+    private long bucketsSkipped;
+
+    FileFilter(FileStoreTable table, ScanFilters filters) {
+      this.schema = table.schema();
+      this.primaryKey = table.hasPrimaryKey();
+      this.filters = filters;
+      this.keyStats = primaryKey ? new StatsView(columns(schema.trimmedPrimaryKeys())) : null;
+      this.allValueStats = new StatsView(schema.rowType());
+    }
+
+    private StructType columns(List<String> names) {
+      List<StructField> fields = new ArrayList<>();
+      for (DataField field : schema.fields(names)) {
+        fields.add(field.toStructField());
+      }
+      return new StructType(fields.toArray(new StructField[0]));
+    }
+
+    List<DataFileMeta> select(List<ManifestEntry> group) {
+      List<DataFileMeta> files = new ArrayList<>();
+      boolean anyValueMatch = filters.value() == null;
+      for (ManifestEntry entry : group) {
+        DataFileMeta file = entry.file();
+        boolean keep = keyMayMatch(file);
+        boolean valueMatch = keep && valueMayMatch(file);
+        if (!primaryKey) {
+          keep = keep && valueMatch;
+        }
+        anyValueMatch |= valueMatch;
+        if (keep) {
+          files.add(file);
+        } else {
+          skipped++;
+        }
+      }
+      if (primaryKey && !anyValueMatch) {
+        // no version of any row in this bucket can match: skip the bucket as a whole
+        skipped += files.size();
+        bucketsSkipped++;
+        return List.of();
+      }
+      planned += files.size();
+      return files;
+    }
+
+    long planned() {
+      return planned;
+    }
+
+    long skipped() {
+      return skipped;
+    }
+
+    long bucketsSkipped() {
+      return bucketsSkipped;
+    }
+
+    private boolean keyMayMatch(DataFileMeta file) {
+      if (filters.key() == null || keyStats == null) {
+        return true;
+      }
+      return StatsEvaluator.mayMatch(filters.key(), keyStats.decode(file.keyStats()), file.rowCount());
+    }
+
+    private boolean valueMayMatch(DataFileMeta file) {
+      if (filters.value() == null) {
+        return true;
+      }
+      StatsView view =
+          file.valueStatsCols() == null
+              ? allValueStats
+              : subsetStats.computeIfAbsent(file.valueStatsCols(), cols -> new StatsView(columns(cols)));
+      Function<String, ColumnStatistics> stats = view.decode(file.valueStats());
+      return StatsEvaluator.mayMatch(filters.value(), stats, file.rowCount());
+    }
+  }
+}

@@ -1,0 +1,24 @@
+package io.basalt.operation.write;
+
+import io.basalt.manifest.DataFileMeta;
+import java.util.List;
+import org.apache.spark.sql.catalyst.InternalRow;
+
+/** Writes the rows of one (partition, bucket) within one write. */
+interface BucketWriter {
+
+  /** Adds a table row; the row may be reused by the caller afterwards. */
+  void write(InternalRow row);
+
+  /** Bytes held in memory. */
+  long memoryUsed();
+
+  /** Writes buffered rows out as a file, freeing memory. */
+  void flush();
+
+  /** Flushes and returns every file written. */
+  List<DataFileMeta> finish();
+
+  /** Deletes every file written. */
+  void abort();
+}

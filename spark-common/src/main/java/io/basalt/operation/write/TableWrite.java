@@ -1,0 +1,190 @@
+package io.basalt.operation.write;
+
+import io.basalt.bucket.BucketFunction;
+import io.basalt.data.BinaryRow;
+import io.basalt.data.BinaryRowCodec;
+import io.basalt.data.ProjectedRow;
+import io.basalt.data.RowComparator;
+import io.basalt.fs.DataFilePaths;
+import io.basalt.manifest.DataFileMeta;
+import io.basalt.mergetree.KeyValueLayout;
+import io.basalt.options.TableOptions;
+import io.basalt.schema.DataField;
+import io.basalt.schema.TableSchema;
+import io.basalt.table.CommitMessage;
+import io.basalt.table.FileStoreTable;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import javax.annotation.Nullable;
+import org.apache.spark.sql.catalyst.InternalRow;
+import org.apache.spark.sql.types.DataType;
+
+/**
+ * Writes table rows for one task: routes each row to its (partition, bucket) writer, keeps the
+ * writers' buffers within {@code write-buffer-size} by flushing the largest, and hands the new
+ * files to the driver as {@link CommitMessage}s. Not thread-safe.
+ */
+public final class TableWrite implements AutoCloseable {
+  private final FileStoreTable table;
+  private final WriteContext context;
+  private final DataFilePaths dataPaths;
+  private final BucketState state;
+  @Nullable private final KeyValueLayout layout;
+  private final int configuredBuckets;
+  private final Map<PartitionBucket, BucketWriter> writers = new LinkedHashMap<>();
+
+  private final ProjectedRow partitionView;
+  private final BinaryRowCodec partitionCodec;
+  private final RowComparator partitionOrder;
+  @Nullable private final ProjectedRow bucketKeyView;
+  @Nullable private final BinaryRowCodec bucketKeyCodec;
+  private InternalRow lastPartitionValues;
+  private BinaryRow lastPartition;
+  private long flushCount;
+
+  public TableWrite(FileStoreTable table, @Nullable Long baseSnapshotId, boolean overwrite) {
+    this.table = table;
+    this.context = WriteContext.of(table);
+    this.dataPaths =
+        new DataFilePaths(
+            table.paths(),
+            table.partitionType(),
+            table.options().get(TableOptions.PARTITION_DEFAULT_NAME));
+    this.state = new BucketState(table, baseSnapshotId, overwrite);
+    this.layout = table.hasPrimaryKey() ? new KeyValueLayout(table.schema()) : null;
+    this.configuredBuckets = table.bucketCount();
+    TableSchema schema = table.schema();
+    this.partitionView = projection(schema, schema.partitionKeys());
+    this.partitionCodec = new BinaryRowCodec(table.partitionType());
+    this.partitionOrder = new RowComparator(types(schema, schema.partitionKeys()));
+    if (configuredBuckets > 0) {
+      this.bucketKeyView = projection(schema, table.bucketKeys());
+      this.bucketKeyCodec = new BinaryRowCodec(types(schema, table.bucketKeys()).toArray(new DataType[0]));
+    } else {
+      this.bucketKeyView = null;
+      this.bucketKeyCodec = null;
+    }
+  }
+
+  private static List<DataType> types(TableSchema schema, List<String> names) {
+    List<DataType> types = new ArrayList<>();
+    for (DataField field : schema.fields(names)) {
+      types.add(field.type());
+    }
+    return types;
+  }
+
+  private static ProjectedRow projection(TableSchema schema, List<String> names) {
+    int[] indices = new int[names.size()];
+    for (int i = 0; i < indices.length; i++) {
+      indices[i] = schema.fieldIndex(names.get(i));
+    }
+    return new ProjectedRow(types(schema, names).toArray(new DataType[0]), indices);
+  }
+
+  /** Writes one table row; the caller may reuse {@code row} afterwards. */
+  public void write(InternalRow row) {
+    BinaryRow partition = partitionOf(row);
+    int totalBuckets = state.totalBuckets(partition);
+    int bucket =
+        totalBuckets > 0
+            ? BucketFunction.bucket(bucketKeyCodec.toBinary(bucketKeyView.replace(row)), totalBuckets)
+            : 0;
+    BucketWriter writer = writers.get(new PartitionBucket(partition, bucket));
+    if (writer == null) {
+      writer = newWriter(partition, bucket);
+    }
+    long before = writer.memoryUsed();
+    writer.write(row);
+    state.addMemory(writer.memoryUsed() - before);
+    if (state.memoryUsed() > context.writeBufferSize()) {
+      flushLargest();
+    }
+  }
+
+  private BinaryRow partitionOf(InternalRow row) {
+    if (partitionView.numFields() == 0) {
+      return BinaryRow.EMPTY;
+    }
+    partitionView.replace(row);
+    if (lastPartition == null || partitionOrder.compare(partitionView, lastPartitionValues) != 0) {
+      lastPartition = partitionCodec.toBinary(partitionView);
+      lastPartitionValues = partitionView.copy();
+    }
+    return lastPartition;
+  }
+
+  private BucketWriter newWriter(BinaryRow partition, int bucket) {
+    long firstSequence = state.nextSequence(partition, bucket);
+    BucketWriter writer =
+        layout == null
+            ? new AppendBucketWriter(context, dataPaths.bucketDir(partition, bucket), firstSequence)
+            : new KeyValueBucketWriter(
+                context, layout, dataPaths.bucketDir(partition, bucket), firstSequence, table.name());
+    writers.put(new PartitionBucket(partition, bucket), writer);
+    return writer;
+  }
+
+  private void flushLargest() {
+    BucketWriter largest = null;
+    for (BucketWriter writer : writers.values()) {
+      if (largest == null || writer.memoryUsed() > largest.memoryUsed()) {
+        largest = writer;
+      }
+    }
+    long before = largest.memoryUsed();
+    largest.flush();
+    flushCount++;
+    state.addMemory(largest.memoryUsed() - before);
+  }
+
+  /** How often a full buffer forced a flush before the end of the write. */
+  public long flushCount() {
+    return flushCount;
+  }
+
+  /** Flushes every writer and returns the new files, one message per (partition, bucket). */
+  public List<CommitMessage> prepareCommit() {
+    List<CommitMessage> messages = new ArrayList<>();
+    for (Map.Entry<PartitionBucket, BucketWriter> e : writers.entrySet()) {
+      List<DataFileMeta> files = e.getValue().finish();
+      if (!files.isEmpty()) {
+        PartitionBucket key = e.getKey();
+        messages.add(
+            new CommitMessage(
+                key.partition(), key.bucket(), state.totalBuckets(key.partition()), files));
+      }
+    }
+    writers.clear();
+    return messages;
+  }
+
+  /** Deletes every file this write produced. */
+  public void abort() {
+    RuntimeException failure = null;
+    for (BucketWriter writer : writers.values()) {
+      try {
+        writer.abort();
+      } catch (RuntimeException e) {
+        if (failure == null) {
+          failure = e;
+        } else {
+          failure.addSuppressed(e);
+        }
+      }
+    }
+    writers.clear();
+    if (failure != null) {
+      throw failure;
+    }
+  }
+
+  @Override
+  public void close() {
+    abort();
+  }
+
+  private record PartitionBucket(BinaryRow partition, int bucket) {}
+}

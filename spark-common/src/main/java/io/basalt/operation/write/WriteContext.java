@@ -1,0 +1,43 @@
+package io.basalt.operation.write;
+
+import io.basalt.format.ParquetWriteOptions;
+import io.basalt.options.Options;
+import io.basalt.options.TableOptions;
+import io.basalt.options.WriteOptions;
+import io.basalt.table.FileStoreTable;
+import io.basalt.fs.TablePaths;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.spark.sql.types.StructType;
+
+/**
+ * The settings every bucket writer of one write shares, derived from the table options once.
+ *
+ * @param filePrefix {@code data-<uuid>-}: file names add a counter, so a writer never collides
+ */
+record WriteContext(
+    Configuration conf,
+    StructType rowType,
+    long schemaId,
+    String filePrefix,
+    ParquetWriteOptions parquetOptions,
+    long targetFileSize,
+    long writeBufferSize) {
+
+  static WriteContext of(FileStoreTable table) {
+    Options options = table.options();
+    ParquetWriteOptions parquet =
+        new ParquetWriteOptions(
+            options.get(TableOptions.FILE_COMPRESSION),
+            options.get(WriteOptions.PARQUET_BLOCK_SIZE),
+            options.get(WriteOptions.PARQUET_PAGE_SIZE),
+            false);
+    return new WriteContext(
+        table.fileIO().conf(),
+        table.rowType(),
+        table.schema().id(),
+        TablePaths.newFilePrefix("data-"),
+        parquet,
+        options.get(WriteOptions.TARGET_FILE_SIZE),
+        options.get(WriteOptions.WRITE_BUFFER_SIZE));
+  }
+}

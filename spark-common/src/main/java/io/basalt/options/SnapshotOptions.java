@@ -1,0 +1,30 @@
+package io.basalt.options;
+
+/** Options of snapshot retention, used by snapshot expiration. */
+public final class SnapshotOptions {
+  private SnapshotOptions() {}
+
+  public static final ConfigOption<Integer> SNAPSHOT_NUM_RETAINED_MIN =
+      ConfigOption.key("snapshot.num-retained.min")
+          .intType()
+          .defaultValue(10)
+          .description("Expiration always keeps at least this many of the latest snapshots.");
+
+  public static final ConfigOption<Integer> SNAPSHOT_NUM_RETAINED_MAX =
+      ConfigOption.key("snapshot.num-retained.max")
+          .intType()
+          .defaultValue(Integer.MAX_VALUE)
+          .description("Expiration keeps at most this many snapshots.");
+
+  public static final ConfigOption<Long> SNAPSHOT_TIME_RETAINED =
+      ConfigOption.key("snapshot.time-retained")
+          .durationType()
+          .defaultValue(3_600_000L)
+          .description("Snapshots younger than this are kept (above the minimum count).");
+
+  public static final ConfigOption<Integer> SNAPSHOT_EXPIRE_LIMIT =
+      ConfigOption.key("snapshot.expire.limit")
+          .intType()
+          .defaultValue(50)
+          .description("The most snapshots one expiration run removes.");
+}

@@ -1,0 +1,55 @@
+package io.basalt.options;
+
+/** Options that define a table: keys, buckets, merge engine and file formats. */
+public final class TableOptions {
+  private TableOptions() {}
+
+  public static final ConfigOption<String> PRIMARY_KEY =
+      ConfigOption.key("primary-key")
+          .stringType()
+          .description(
+              "Comma-separated primary-key columns, given at CREATE TABLE. Stored in the schema"
+                  + " rather than as an option; it cannot be changed afterwards.");
+
+  public static final ConfigOption<Integer> BUCKET =
+      ConfigOption.key("bucket")
+          .intType()
+          .defaultValue(-1)
+          .description(
+              "Number of buckets. N >= 1 hashes rows by the bucket key into N buckets;"
+                  + " -1 on an append table means bucket-unaware. Primary-key tables need N >= 1."
+                  + " A change applies to partitions written afterwards by INSERT OVERWRITE.");
+
+  public static final ConfigOption<String> BUCKET_KEY =
+      ConfigOption.key("bucket-key")
+          .stringType()
+          .description(
+              "Comma-separated columns hashed to choose a bucket. Defaults to the primary key"
+                  + " minus partition columns; must be a subset of it on primary-key tables.");
+
+  public static final ConfigOption<String> MERGE_ENGINE =
+      ConfigOption.key("merge-engine")
+          .enumType("deduplicate", "partial-update", "aggregation", "first-row")
+          .defaultValue("deduplicate")
+          .description(
+              "How rows with the same primary key merge. deduplicate keeps the one with the"
+                  + " highest sequence number. Basalt implements deduplicate so far.");
+
+  public static final ConfigOption<String> FILE_FORMAT =
+      ConfigOption.key("file.format")
+          .enumType("parquet")
+          .defaultValue("parquet")
+          .description("Data file format. Basalt writes Parquet.");
+
+  public static final ConfigOption<String> FILE_COMPRESSION =
+      ConfigOption.key("file.compression")
+          .enumType("zstd", "snappy", "gzip", "lz4", "none")
+          .defaultValue("zstd")
+          .description("Compression codec of data files.");
+
+  public static final ConfigOption<String> PARTITION_DEFAULT_NAME =
+      ConfigOption.key("partition.default-name")
+          .stringType()
+          .defaultValue("__DEFAULT_PARTITION__")
+          .description("Directory name of the partition whose value is null or blank.");
+}

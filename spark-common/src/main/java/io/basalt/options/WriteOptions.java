@@ -1,0 +1,31 @@
+package io.basalt.options;
+
+/** Options that shape how writers buffer and roll data files. */
+public final class WriteOptions {
+  private WriteOptions() {}
+
+  public static final ConfigOption<Long> WRITE_BUFFER_SIZE =
+      ConfigOption.key("write-buffer-size")
+          .memoryType()
+          .defaultValue(256L << 20)
+          .description(
+              "Memory a bucket writer buffers (sorted by key) before it flushes a level-0 file.");
+
+  public static final ConfigOption<Long> TARGET_FILE_SIZE =
+      ConfigOption.key("target-file-size")
+          .memoryType()
+          .defaultValue(128L << 20)
+          .description("Size at which a writer rolls to a new data file.");
+
+  public static final ConfigOption<Long> PARQUET_BLOCK_SIZE =
+      ConfigOption.key("parquet.block.size")
+          .memoryType()
+          .defaultValue(128L << 20)
+          .description("Parquet row-group size of data files.");
+
+  public static final ConfigOption<Long> PARQUET_PAGE_SIZE =
+      ConfigOption.key("parquet.page.size")
+          .memoryType()
+          .defaultValue(1L << 20)
+          .description("Parquet page size of data files.");
+}

@@ -1,0 +1,140 @@
+package io.basalt.schema;
+
+import io.basalt.BasaltException;
+import io.basalt.data.ValueComparators;
+import io.basalt.options.Options;
+import io.basalt.options.TableOptions;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * Checks a table schema before it is written: keys exist and can be keys, bucket settings are
+ * consistent, options parse. Each failure names the table, the option or column, the value, and
+ * the fix.
+ */
+public final class SchemaValidation {
+  private SchemaValidation() {}
+
+  public static void validate(TableSchema schema, String table) {
+    Options options = new Options(schema.options(), "table " + table);
+    for (String key : schema.primaryKeys()) {
+      if (schema.field(key) == null) {
+        throw new BasaltException(
+            String.format(
+                "Primary-key column '%s' (option '%s') does not exist in table %s; its columns are"
+                    + " %s. Fix: name existing columns in '%s'.",
+                key, TableOptions.PRIMARY_KEY.key(), table, columnNames(schema),
+                TableOptions.PRIMARY_KEY.key()));
+      }
+      if (!ValueComparators.isOrderable(schema.field(key).type())) {
+        throw new BasaltException(
+            String.format(
+                "Column '%s' of table %s has type %s, which cannot be part of a primary key.",
+                key, table, schema.field(key).type().simpleString()));
+      }
+    }
+    for (String key : schema.partitionKeys()) {
+      if (schema.field(key) == null) {
+        throw new BasaltException(
+            String.format("Partition column '%s' does not exist in table %s", key, table));
+      }
+    }
+    String mergeEngine = options.get(TableOptions.MERGE_ENGINE);
+    if (!"deduplicate".equals(mergeEngine)) {
+      throw new BasaltException(
+          String.format(
+              "Option '%s' = '%s' on table %s is not supported by Basalt yet; only 'deduplicate'"
+                  + " is. Fix: remove the option or set it to 'deduplicate'.",
+              TableOptions.MERGE_ENGINE.key(), mergeEngine, table));
+    }
+    options.get(TableOptions.FILE_FORMAT);
+    options.get(TableOptions.FILE_COMPRESSION);
+    validateBuckets(schema, options, table);
+  }
+
+  private static void validateBuckets(TableSchema schema, Options options, String table) {
+    int bucket = options.get(TableOptions.BUCKET);
+    String bucketKey = TableOptions.BUCKET.key();
+    if (bucket == 0 || bucket < -1) {
+      throw new BasaltException(
+          String.format(
+              "Invalid value '%s' for option '%s' on table %s: expected a number of buckets >= 1,"
+                  + " or -1 for a bucket-unaware append table. Fix: set '%s' = N.",
+              bucket, bucketKey, table, bucketKey));
+    }
+    if (schema.hasPrimaryKey()) {
+      if (bucket == -1) {
+        throw new BasaltException(
+            String.format(
+                "Primary-key table %s needs a fixed number of buckets, but '%s' is %s (dynamic"
+                    + " bucket mode is not supported yet). Fix: set '%s' = N (N >= 1) in"
+                    + " TBLPROPERTIES.",
+                table,
+                bucketKey,
+                options.contains(TableOptions.BUCKET) ? "-1" : "not set",
+                bucketKey));
+      }
+      List<String> missing = new ArrayList<>(schema.partitionKeys());
+      missing.removeAll(schema.primaryKeys());
+      if (!missing.isEmpty()) {
+        throw new BasaltException(
+            String.format(
+                "The primary key (%s) of table %s must contain every partition column when"
+                    + " '%s' = %s; missing: %s. Fix: set '%s' = '%s'.",
+                String.join(", ", schema.primaryKeys()),
+                table,
+                bucketKey,
+                bucket,
+                String.join(", ", missing),
+                TableOptions.PRIMARY_KEY.key(),
+                String.join(",", concat(missing, schema.primaryKeys()))));
+      }
+    }
+    options.getOptional(TableOptions.BUCKET_KEY).ifPresent(keys -> validateBucketKey(schema, keys, table));
+    if (!schema.hasPrimaryKey() && bucket > 0 && !options.contains(TableOptions.BUCKET_KEY)) {
+      throw new BasaltException(
+          String.format(
+              "Append table %s has '%s' = %s but no '%s'. Fix: set '%s' to the columns to hash,"
+                  + " or '%s' = -1.",
+              table, bucketKey, bucket, TableOptions.BUCKET_KEY.key(),
+              TableOptions.BUCKET_KEY.key(), bucketKey));
+    }
+  }
+
+  private static void validateBucketKey(TableSchema schema, String keys, String table) {
+    Set<String> trimmed = new HashSet<>(schema.trimmedPrimaryKeys());
+    for (String raw : keys.split(",")) {
+      String key = raw.trim();
+      if (schema.field(key) == null) {
+        throw new BasaltException(
+            String.format(
+                "Bucket-key column '%s' (option '%s') does not exist in table %s; its columns are"
+                    + " %s.",
+                key, TableOptions.BUCKET_KEY.key(), table, columnNames(schema)));
+      }
+      if (schema.hasPrimaryKey() && !trimmed.contains(key)) {
+        throw new BasaltException(
+            String.format(
+                "Bucket-key column '%s' of table %s must be a primary-key column that is not a"
+                    + " partition column (%s), or a row could move between buckets.",
+                key, table, String.join(", ", schema.trimmedPrimaryKeys())));
+      }
+    }
+  }
+
+  private static List<String> concat(List<String> a, List<String> b) {
+    List<String> result = new ArrayList<>(a);
+    result.addAll(b);
+    return result;
+  }
+
+  private static String columnNames(TableSchema schema) {
+    List<String> names = new ArrayList<>();
+    for (DataField field : schema.fields()) {
+      names.add(field.name());
+    }
+    return String.join(", ", names);
+  }
+}

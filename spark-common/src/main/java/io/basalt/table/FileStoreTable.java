@@ -1,0 +1,205 @@
+package io.basalt.table;
+
+import io.basalt.BasaltException;
+import io.basalt.fs.FileIO;
+import io.basalt.fs.TablePaths;
+import io.basalt.manifest.ManifestFiles;
+import io.basalt.options.ManifestOptions;
+import io.basalt.options.Options;
+import io.basalt.options.TableOptions;
+import io.basalt.operation.commit.FileStoreCommit;
+import io.basalt.operation.read.SplitRead;
+import io.basalt.operation.scan.TableScan;
+import io.basalt.operation.write.TableWrite;
+import io.basalt.schema.DataField;
+import io.basalt.schema.SchemaManager;
+import io.basalt.schema.TableSchema;
+import io.basalt.snapshot.Snapshot;
+import io.basalt.snapshot.SnapshotManager;
+import java.io.Serializable;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.apache.hadoop.fs.Path;
+import org.apache.spark.sql.types.StructField;
+import org.apache.spark.sql.types.StructType;
+
+/**
+ * A handle on one table: its files, its schema and its options (table options overridden by the
+ * options given for one read or write). The engine API the Spark layer calls: it creates scans,
+ * writes, commits and readers. Serializable, so Spark tasks can carry it.
+ *
+ * @since 0.1
+ */
+public final class FileStoreTable implements Serializable {
+  private static final long serialVersionUID = 1L;
+
+  private final FileIO fileIO;
+  private final TablePaths paths;
+  private final String name;
+  private final TableSchema schema;
+  private final Map<String, String> dynamicOptions;
+
+  private FileStoreTable(
+      FileIO fileIO, TablePaths paths, String name, TableSchema schema, Map<String, String> dynamic) {
+    this.fileIO = fileIO;
+    this.paths = paths;
+    this.name = name;
+    this.schema = schema;
+    this.dynamicOptions = Map.copyOf(dynamic);
+  }
+
+  /**
+   * Loads the table at {@code root} with its latest schema.
+   *
+   * @param name the table's name for messages, e.g. {@code db.t}
+   * @throws TableNotFoundException when no schema exists there
+   */
+  public static FileStoreTable load(FileIO fileIO, Path root, String name) {
+    TablePaths paths = new TablePaths(root);
+    TableSchema schema =
+        new SchemaManager(fileIO, paths)
+            .latest()
+            .orElseThrow(() -> new TableNotFoundException(name, root));
+    return new FileStoreTable(fileIO, paths, name, schema, Map.of());
+  }
+
+  /**
+   * Creates a table at {@code root} with {@code schema} as schema 0.
+   *
+   * @throws BasaltException when a table already exists there
+   */
+  public static FileStoreTable create(FileIO fileIO, Path root, String name, TableSchema schema) {
+    TablePaths paths = new TablePaths(root);
+    SchemaManager schemas = new SchemaManager(fileIO, paths);
+    if (schemas.latest().isPresent() || !schemas.tryCommit(schema)) {
+      throw new BasaltException("Table " + name + " already exists at " + root);
+    }
+    return new FileStoreTable(fileIO, paths, name, schema, Map.of());
+  }
+
+  /** A copy whose options are overridden by {@code options} (read or write options). */
+  public FileStoreTable copyWithOptions(Map<String, String> options) {
+    Map<String, String> merged = new HashMap<>(dynamicOptions);
+    merged.putAll(options);
+    return new FileStoreTable(fileIO, paths, name, schema, merged);
+  }
+
+  /** A copy using {@code newSchema} (after a schema change). */
+  public FileStoreTable copyWithSchema(TableSchema newSchema) {
+    return new FileStoreTable(fileIO, paths, name, newSchema, dynamicOptions);
+  }
+
+  public String name() {
+    return name;
+  }
+
+  public FileIO fileIO() {
+    return fileIO;
+  }
+
+  public TablePaths paths() {
+    return paths;
+  }
+
+  public TableSchema schema() {
+    return schema;
+  }
+
+  /** The effective options: table options, then the dynamic ones on top. */
+  public Options options() {
+    Map<String, String> merged = new HashMap<>(schema.options());
+    merged.putAll(dynamicOptions);
+    return new Options(merged, "table " + name);
+  }
+
+  public boolean hasPrimaryKey() {
+    return schema.hasPrimaryKey();
+  }
+
+  /** The configured bucket count ({@code bucket}); -1 for bucket-unaware append tables. */
+  public int bucketCount() {
+    return options().get(TableOptions.BUCKET);
+  }
+
+  /** The columns hashed to choose a bucket. */
+  public List<String> bucketKeys() {
+    Optional<String> configured = options().getOptional(TableOptions.BUCKET_KEY);
+    if (configured.isPresent()) {
+      List<String> keys = new ArrayList<>();
+      for (String key : configured.get().split(",")) {
+        keys.add(key.trim());
+      }
+      return keys;
+    }
+    return schema.trimmedPrimaryKeys();
+  }
+
+  public StructType rowType() {
+    return schema.rowType();
+  }
+
+  /** The partition columns as a schema, in partition-key order. */
+  public StructType partitionType() {
+    List<StructField> fields = new ArrayList<>();
+    for (DataField field : schema.fields(schema.partitionKeys())) {
+      fields.add(field.toStructField());
+    }
+    return new StructType(fields.toArray(new StructField[0]));
+  }
+
+  public SnapshotManager snapshotManager() {
+    return new SnapshotManager(fileIO, paths);
+  }
+
+  public SchemaManager schemaManager() {
+    return new SchemaManager(fileIO, paths);
+  }
+
+  public Optional<Snapshot> latestSnapshot() {
+    return snapshotManager().latestSnapshot();
+  }
+
+  public ManifestFiles manifestFiles() {
+    return new ManifestFiles(
+        fileIO,
+        paths,
+        partitionType(),
+        options().get(ManifestOptions.MANIFEST_TARGET_FILE_SIZE));
+  }
+
+  /** A new scan builder over the latest snapshot unless told otherwise. */
+  public TableScan newScan() {
+    return new TableScan(this);
+  }
+
+  /** A reader of splits, producing rows of {@code readType} (a subset of the table columns). */
+  public SplitRead newRead(StructType readType) {
+    return new SplitRead(this, readType);
+  }
+
+  /**
+   * A writer for one task.
+   *
+   * @param baseSnapshotId the snapshot the write is based on (sequence numbers and bucket counts
+   *     continue from it), or null for an empty table
+   * @param overwrite whether the written partitions replace their old contents (then they take
+   *     the current bucket count)
+   */
+  public TableWrite newWrite(Long baseSnapshotId, boolean overwrite) {
+    return new TableWrite(this, baseSnapshotId, overwrite);
+  }
+
+  /** A committer; {@code commitUser} identifies the writer for idempotent retries. */
+  public FileStoreCommit newCommit(String commitUser) {
+    return new FileStoreCommit(this, commitUser);
+  }
+
+  @Override
+  public String toString() {
+    return "FileStoreTable(" + name + " at " + paths + ", options " + Arrays.asList(dynamicOptions) + ")";
+  }
+}
