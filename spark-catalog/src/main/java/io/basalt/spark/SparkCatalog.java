@@ -47,6 +47,12 @@ public class SparkCatalog
   static final String DEFAULT_DATABASE = "default";
   static final String SYSTEM_NAMESPACE = "sys";
 
+  /** The namespace of identifiers whose name is a table path (the DataFrame API). */
+  static final String PATH_NAMESPACE = "__path__";
+
+  /** Catalog option: a catalog without warehouse that only loads tables by path. */
+  static final String PATH_ONLY = "path-only";
+
   private String name;
   private Path warehouse;
   private FileIO fileIO;
@@ -54,6 +60,10 @@ public class SparkCatalog
   @Override
   public void initialize(String catalogName, CaseInsensitiveStringMap options) {
     this.name = catalogName;
+    this.fileIO = new FileIO(SparkSession.active().sessionState().newHadoopConf());
+    if (options.getBoolean(PATH_ONLY, false)) {
+      return;
+    }
     String location = options.get(WAREHOUSE);
     if (location == null || location.isBlank()) {
       throw new BasaltException(
@@ -61,7 +71,6 @@ public class SparkCatalog
               "Catalog '%s' has no warehouse. Fix: set spark.sql.catalog.%s.%s=<directory or URI>.",
               catalogName, catalogName, WAREHOUSE));
     }
-    this.fileIO = new FileIO(SparkSession.active().sessionState().newHadoopConf());
     Path path = new Path(location);
     this.warehouse = fileIO.fileSystem(path).makeQualified(path);
     fileIO.mkdirs(databaseDir(DEFAULT_DATABASE));
@@ -165,6 +174,14 @@ public class SparkCatalog
 
   /** Loads the engine table behind {@code ident}. */
   public FileStoreTable loadFileStoreTable(Identifier ident) throws NoSuchTableException {
+    if (isPathIdentifier(ident)) {
+      Path path = new Path(ident.name());
+      try {
+        return FileStoreTable.load(fileIO, path, path.getName());
+      } catch (TableNotFoundException e) {
+        throw new NoSuchTableException(ident);
+      }
+    }
     if (ident.namespace().length != 1) {
       throw new NoSuchTableException(ident);
     }
@@ -236,8 +253,15 @@ public class SparkCatalog
     }
   }
 
+  private static boolean isPathIdentifier(Identifier ident) {
+    return ident.namespace().length == 1 && PATH_NAMESPACE.equals(ident.namespace()[0]);
+  }
+
   @Override
   public boolean tableExists(Identifier ident) {
+    if (isPathIdentifier(ident)) {
+      return fileIO.exists(new Path(new Path(ident.name()), "schema"));
+    }
     return ident.namespace().length == 1
         && fileIO.exists(new Path(tablePath(ident), "schema"));
   }

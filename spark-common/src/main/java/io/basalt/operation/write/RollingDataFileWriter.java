@@ -140,7 +140,7 @@ final class RollingDataFileWriter {
     RuntimeException closeFailure = null;
     if (writer != null) {
       try {
-        writer.close();
+        writer.abort();
       } catch (RuntimeException e) {
         closeFailure = e; // reported after the files are gone
       }
@@ -175,7 +175,7 @@ final class RollingDataFileWriter {
   }
 
   private void finishFile() {
-    WrittenFile file = writer.close();
+    WrittenFile file = writer.finish();
     writer = null;
     writtenPaths.add(path);
     BinaryRow maxKey = layout == null ? BinaryRow.EMPTY : keyCodec.toBinary(keyView.replace(lastRow));

@@ -29,7 +29,7 @@ record WriteContext(
         new ParquetWriteOptions(
             options.get(TableOptions.FILE_COMPRESSION),
             options.get(WriteOptions.PARQUET_BLOCK_SIZE),
-            options.get(WriteOptions.PARQUET_PAGE_SIZE),
+            Math.toIntExact(options.get(WriteOptions.PARQUET_PAGE_SIZE)),
             false);
     return new WriteContext(
         table.fileIO().conf(),

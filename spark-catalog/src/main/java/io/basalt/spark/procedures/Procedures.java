@@ -1,0 +1,24 @@
+package io.basalt.spark.procedures;
+
+import io.basalt.spark.SparkCatalog;
+import java.util.List;
+import javax.annotation.Nullable;
+import org.apache.spark.sql.connector.catalog.procedures.UnboundProcedure;
+
+/** The procedures of the {@code sys} namespace, by name. */
+public final class Procedures {
+  private Procedures() {}
+
+  public static List<String> names() {
+    return List.of(ExpireSnapshotsProcedure.NAME);
+  }
+
+  /** The procedure called {@code name}, or null. */
+  @Nullable
+  public static UnboundProcedure load(SparkCatalog catalog, String name) {
+    if (ExpireSnapshotsProcedure.NAME.equalsIgnoreCase(name)) {
+      return new ExpireSnapshotsProcedure(catalog);
+    }
+    return null;
+  }
+}

@@ -1,0 +1,137 @@
+package io.basalt.operation.expire;
+
+import io.basalt.fs.DataFilePaths;
+import io.basalt.manifest.FileKind;
+import io.basalt.manifest.ManifestEntry;
+import io.basalt.manifest.ManifestEntry.FileIdentifier;
+import io.basalt.manifest.ManifestFileMeta;
+import io.basalt.manifest.ManifestFiles;
+import io.basalt.options.TableOptions;
+import io.basalt.snapshot.Snapshot;
+import io.basalt.snapshot.SnapshotManager;
+import io.basalt.table.FileStoreTable;
+import io.basalt.utils.CloseableIterator;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.Map;
+import java.util.OptionalLong;
+import java.util.Set;
+import org.apache.hadoop.fs.Path;
+
+/**
+ * Removes the oldest snapshots and the files only they referenced. A snapshot is expired when it
+ * is beyond {@code retainMax}, or beyond {@code retainMin} and older than {@code olderThanMillis};
+ * at most {@code maxDeletes} per run. Snapshot files go first, so no reader can pick an expired
+ * snapshot while its files disappear; a crash in between leaves only unreferenced files.
+ */
+public final class ExpireSnapshots {
+  private final FileStoreTable table;
+  private final SnapshotManager snapshots;
+  private final ManifestFiles manifests;
+
+  public ExpireSnapshots(FileStoreTable table) {
+    this.table = table;
+    this.snapshots = table.snapshotManager();
+    this.manifests = table.manifestFiles();
+  }
+
+  /**
+   * Expires snapshots; returns how many were removed.
+   *
+   * @param retainMin always keep at least this many of the newest snapshots (at least 1)
+   * @param retainMax never keep more than this many
+   * @param olderThanMillis expire (above the minimum) snapshots committed before this time
+   * @param maxDeletes remove at most this many snapshots in this run
+   */
+  public int expire(int retainMin, int retainMax, long olderThanMillis, int maxDeletes) {
+    OptionalLong latest = snapshots.latestSnapshotId();
+    OptionalLong earliest = snapshots.earliestSnapshotId();
+    if (latest.isEmpty() || earliest.isEmpty()) {
+      return 0;
+    }
+    long first = earliest.getAsLong();
+    long keepFromByMin = latest.getAsLong() - Math.max(1, retainMin) + 1;
+    long keepFromByMax = latest.getAsLong() - Math.max(1, retainMax) + 1;
+    long end = first; // exclusive end of the expired range
+    while (end < keepFromByMin && end - first < maxDeletes) {
+      if (end >= keepFromByMax && snapshots.snapshot(end).timeMillis() >= olderThanMillis) {
+        break;
+      }
+      end++;
+    }
+    if (end == first) {
+      return 0;
+    }
+    deleteRange(first, end);
+    return (int) (end - first);
+  }
+
+  private void deleteRange(long first, long end) {
+    Snapshot survivor = snapshots.snapshot(end);
+    Map<Long, Snapshot> expired = new HashMap<>();
+    for (long id = first; id < end; id++) {
+      expired.put(id, snapshots.snapshot(id));
+    }
+    Set<FileIdentifier> candidates = new HashSet<>();
+    Map<FileIdentifier, ManifestEntry> byId = new HashMap<>();
+    for (ManifestEntry entry : table.newScan().liveEntries(expired.get(first))) {
+      candidates.add(entry.identifier());
+      byId.put(entry.identifier(), entry);
+    }
+    Set<String> expiredManifests = new HashSet<>();
+    for (Snapshot snapshot : expired.values()) {
+      collectManifests(snapshot, expiredManifests);
+      for (ManifestFileMeta meta : manifests.readManifestList(snapshot.deltaManifestList())) {
+        try (CloseableIterator<ManifestEntry> it = manifests.readManifest(meta.fileName())) {
+          while (it.hasNext()) {
+            ManifestEntry entry = it.next();
+            if (entry.kind() == FileKind.ADD) {
+              candidates.add(entry.identifier());
+              byId.put(entry.identifier(), entry);
+            }
+          }
+        }
+      }
+    }
+    for (ManifestEntry entry : table.newScan().liveEntries(survivor)) {
+      candidates.remove(entry.identifier());
+    }
+    Set<String> liveManifests = new HashSet<>();
+    for (long id = end; snapshots.exists(id); id++) {
+      collectManifests(snapshots.snapshot(id), liveManifests);
+    }
+    expiredManifests.removeAll(liveManifests);
+
+    try {
+      for (long id = first; id < end; id++) {
+        snapshots.deleteSnapshot(id, end);
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException("Failed to delete expired snapshots of " + table.name(), e);
+    }
+    DataFilePaths dataPaths =
+        new DataFilePaths(
+            table.paths(), table.partitionType(), table.options().get(TableOptions.PARTITION_DEFAULT_NAME));
+    for (FileIdentifier id : candidates) {
+      ManifestEntry entry = byId.get(id);
+      table.fileIO()
+          .delete(new Path(dataPaths.bucketDir(entry.partition(), entry.bucket()), id.fileName()), false);
+    }
+    for (String name : expiredManifests) {
+      manifests.delete(name);
+    }
+  }
+
+  private void collectManifests(Snapshot snapshot, Set<String> into) {
+    into.add(snapshot.baseManifestList());
+    into.add(snapshot.deltaManifestList());
+    for (ManifestFileMeta meta : manifests.readManifestList(snapshot.baseManifestList())) {
+      into.add(meta.fileName());
+    }
+    for (ManifestFileMeta meta : manifests.readManifestList(snapshot.deltaManifestList())) {
+      into.add(meta.fileName());
+    }
+  }
+}
