@@ -11,13 +11,18 @@ import java.util.Arrays;
  * partitions. Instances are immutable: the byte array is never handed out for writing.
  */
 public final class BinaryRow {
-  /** The empty row (arity 0): the partition of an unpartitioned table and the keys of append files. */
+  /**
+   * The empty row (arity 0): the partition of an unpartitioned table and the keys of append files.
+   */
   public static final BinaryRow EMPTY = new BinaryRow(0, new byte[8]);
 
   private final int arity;
   private final byte[] bytes;
 
-  /** Wraps {@code bytes} (header, null bits, fixed slots and variable part) of a row of {@code arity} fields. */
+  /**
+   * Wraps {@code bytes} (header, null bits, fixed slots and variable part) of a row of {@code
+   * arity} fields.
+   */
   public BinaryRow(int arity, byte[] bytes) {
     this.arity = arity;
     this.bytes = bytes;

@@ -10,13 +10,15 @@ import org.apache.spark.sql.types.StructField;
 /**
  * A top-level column of a table schema: its permanent field id, name, Spark type and nullability.
  *
- * <p>Fields nested in struct types carry their ids in the {@link StructField} metadata under
- * {@link #FIELD_ID_KEY}, so nested structs keep their ids through renames and Parquet files.
+ * <p>Fields nested in struct types carry their ids in the {@link StructField} metadata under {@link
+ * #FIELD_ID_KEY}, so nested structs keep their ids through renames and Parquet files.
  */
 public record DataField(
     int id, String name, DataType type, boolean nullable, @Nullable String description) {
 
-  /** The StructField metadata key holding a field id (top-level in file schemas, nested in types). */
+  /**
+   * The StructField metadata key holding a field id (top-level in file schemas, nested in types).
+   */
   public static final String FIELD_ID_KEY = "paimon.field.id";
 
   public DataField {
@@ -46,8 +48,7 @@ public record DataField(
   /** The field id stored in {@code field}'s metadata. */
   public static int fieldId(StructField field) {
     Metadata metadata = field.metadata();
-    Check.argument(
-        metadata.contains(FIELD_ID_KEY), "Field %s carries no field id", field.name());
+    Check.argument(metadata.contains(FIELD_ID_KEY), "Field %s carries no field id", field.name());
     return (int) metadata.getLong(FIELD_ID_KEY);
   }
 }

@@ -11,8 +11,8 @@ import org.apache.spark.sql.types.StructField;
 import org.apache.spark.sql.types.StructType;
 
 /**
- * One version of a table's schema, as stored in {@code schema/schema-<id>} (format-notes.md
- * section 2): columns with field ids, partition and primary keys, and the user's options.
+ * One version of a table's schema, as stored in {@code schema/schema-<id>} (format-notes.md section
+ * 2): columns with field ids, partition and primary keys, and the user's options.
  */
 public record TableSchema(
     int version,
