@@ -58,6 +58,12 @@ final class TailCheckingInputStream extends FilterInputStream {
     return Math.max(read, 0);
   }
 
+  @Override
+  public boolean markSupported() {
+    // a reset would replay bytes the tail has already counted
+    return false;
+  }
+
   private void record(byte[] b, int off, int n) {
     if (prefix != null) {
       prefix.write(b, off, n);
