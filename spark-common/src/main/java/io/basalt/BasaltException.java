@@ -1,6 +1,8 @@
 package io.basalt;
 
-/** The base of every user-facing Basalt error: the message says what failed, the value and the fix. */
+/**
+ * The base of every user-facing Basalt error: the message says what failed, the value and the fix.
+ */
 public class BasaltException extends RuntimeException {
   public BasaltException(String message) {
     super(message);

@@ -71,7 +71,10 @@ public record DataFileMeta(
     writeCols = writeCols == null ? null : List.copyOf(writeCols);
   }
 
-  /** A newly written file as Basalt's writers produce it: no sidecars, index, external path or row ids. */
+  /**
+   * A newly written file as Basalt's writers produce it: no sidecars, index, external path or row
+   * ids.
+   */
   public static DataFileMeta newFile(
       String fileName,
       long fileSize,

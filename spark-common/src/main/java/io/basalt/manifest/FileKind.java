@@ -1,6 +1,9 @@
 package io.basalt.manifest;
 
-/** Whether a manifest entry adds a file to, or removes it from, the live set. Byte values are on disk. */
+/**
+ * Whether a manifest entry adds a file to, or removes it from, the live set. Byte values are on
+ * disk.
+ */
 public enum FileKind {
   ADD((byte) 0),
   DELETE((byte) 1);

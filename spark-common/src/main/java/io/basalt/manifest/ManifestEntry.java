@@ -29,8 +29,8 @@ public record ManifestEntry(
   }
 
   /**
-   * What makes a file unique in a table. Paimon also counts extra files, the embedded index and
-   * the external path, which Basalt never writes.
+   * What makes a file unique in a table. Paimon also counts extra files, the embedded index and the
+   * external path, which Basalt never writes.
    */
   public record FileIdentifier(BinaryRow partition, int bucket, int level, String fileName)
       implements java.io.Serializable {}

@@ -1,6 +1,8 @@
 package io.basalt.utils;
 
-/** Precondition checks with {@code %s} message templates, so callers never build a message eagerly. */
+/**
+ * Precondition checks with {@code %s} message templates, so callers never build a message eagerly.
+ */
 public final class Check {
   private Check() {}
 

@@ -7,8 +7,8 @@ import java.util.Iterator;
 import java.util.List;
 
 /**
- * An iterator over a resource (files, readers) that must be closed; use it with
- * try-with-resources. Implementations that reuse the returned object say so in their Javadoc.
+ * An iterator over a resource (files, readers) that must be closed; use it with try-with-resources.
+ * Implementations that reuse the returned object say so in their Javadoc.
  */
 public interface CloseableIterator<T> extends Iterator<T>, Closeable {
 

@@ -1,0 +1,143 @@
+package io.basalt.manifest;
+
+import io.basalt.BasaltException;
+import io.basalt.utils.CloseableIterator;
+import java.io.EOFException;
+import java.io.IOException;
+import java.io.InputStream;
+import java.util.NoSuchElementException;
+import java.util.function.Function;
+import org.apache.avro.Schema;
+import org.apache.avro.file.DataFileStream;
+import org.apache.avro.generic.GenericDatumReader;
+import org.apache.avro.generic.GenericRecord;
+
+/**
+ * Reads the rows of a manifest-style Avro file lazily, one block at a time, decoding each with the
+ * file's own (writer) schema. Every row must carry the expected {@code _VERSION}. Any failure,
+ * including corrupt or truncated input, becomes a {@link BasaltException} naming the file.
+ */
+final class AvroRowReader<T> implements CloseableIterator<T> {
+  static final String VERSION = "_VERSION";
+
+  private final DataFileStream<GenericRecord> stream;
+  private final TailCheckingInputStream input;
+  private final byte[] sync;
+  private final Function<GenericRecord, T> decoder;
+  private final int version;
+  private final String description;
+  private GenericRecord reuse;
+
+  private AvroRowReader(
+      DataFileStream<GenericRecord> stream,
+      TailCheckingInputStream input,
+      byte[] sync,
+      Function<GenericRecord, T> decoder,
+      int version,
+      String description) {
+    this.stream = stream;
+    this.input = input;
+    this.sync = sync;
+    this.decoder = decoder;
+    this.version = version;
+    this.description = description;
+  }
+
+  /**
+   * Opens {@code in}; {@code description} (such as "manifest manifest-1") names the file in errors.
+   * Closes {@code in} when the header cannot be read.
+   */
+  static <T> CloseableIterator<T> open(
+      InputStream in, int version, Function<GenericRecord, T> decoder, String description) {
+    TailCheckingInputStream input = new TailCheckingInputStream(in);
+    DataFileStream<GenericRecord> stream;
+    byte[] sync;
+    try {
+      stream = new DataFileStream<>(input, new GenericDatumReader<>());
+      sync = input.headerSync();
+    } catch (IOException | RuntimeException e) {
+      closeAfterFailure(in, e);
+      throw failure(description, e);
+    }
+    Schema schema = stream.getSchema();
+    if (schema.getType() != Schema.Type.RECORD || schema.getField(VERSION) == null) {
+      BasaltException e =
+          new BasaltException(
+              "Failed to read " + description + ": its rows have no " + VERSION + " field");
+      closeAfterFailure(stream, e);
+      throw e;
+    }
+    return new AvroRowReader<>(stream, input, sync, decoder, version, description);
+  }
+
+  @Override
+  public boolean hasNext() {
+    boolean hasNext;
+    try {
+      hasNext = stream.hasNext();
+    } catch (RuntimeException e) {
+      throw failure(description, e);
+    }
+    if (!hasNext && !input.endedWith(sync)) {
+      // Avro reports a block cut short as the end of the rows
+      throw new BasaltException(
+          "Failed to read "
+              + description
+              + ": the file is truncated (its last block is incomplete)",
+          new EOFException("Input ended after " + input.delivered() + " bytes, inside a block"));
+    }
+    return hasNext;
+  }
+
+  @Override
+  public T next() {
+    if (!hasNext()) {
+      throw new NoSuchElementException("No more rows in " + description);
+    }
+    try {
+      reuse = stream.next(reuse);
+      checkVersion(AvroFields.requiredInt(reuse, VERSION));
+      return decoder.apply(reuse);
+    } catch (BasaltException e) {
+      throw e;
+    } catch (IOException | RuntimeException e) {
+      throw failure(description, e);
+    }
+  }
+
+  private void checkVersion(int found) {
+    if (found > version) {
+      throw new BasaltException(
+          String.format(
+              "Failed to read %s: written by a newer version (format %s, max supported %s)",
+              description, found, version));
+    } else if (found != version) {
+      throw new BasaltException(
+          String.format(
+              "Failed to read %s: unsupported format version %s (expected %s)",
+              description, found, version));
+    }
+  }
+
+  @Override
+  public void close() {
+    try {
+      stream.close();
+    } catch (IOException e) {
+      throw new BasaltException("Failed to close " + description, e);
+    }
+  }
+
+  private static BasaltException failure(String description, Exception e) {
+    String reason = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
+    return new BasaltException("Failed to read " + description + ": " + reason, e);
+  }
+
+  private static void closeAfterFailure(AutoCloseable resource, Exception failure) {
+    try {
+      resource.close();
+    } catch (Exception suppressed) {
+      failure.addSuppressed(suppressed);
+    }
+  }
+}

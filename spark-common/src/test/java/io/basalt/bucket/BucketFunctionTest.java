@@ -1,0 +1,58 @@
+package io.basalt.bucket;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.basalt.data.BinaryRow;
+import io.basalt.data.BinaryRowCodec;
+import org.apache.spark.sql.catalyst.expressions.GenericInternalRow;
+import org.apache.spark.sql.types.DataTypes;
+import org.junit.jupiter.api.Test;
+
+class BucketFunctionTest {
+  private final BinaryRowCodec orderId = new BinaryRowCodec(DataTypes.LongType);
+
+  private BinaryRow key(long id) {
+    return orderId.toBinary(new GenericInternalRow(new Object[] {id}));
+  }
+
+  @Test
+  void hashesMatchPaimonForOrderIds() {
+    // values Paimon 1.3.1 computed (format-notes.md 7.1 and the HASH index of keys 1, 2, 3)
+    assertThat(BucketFunction.hash(key(1))).isEqualTo(1465514398).isEqualTo(0x5759f99e);
+    assertThat(BucketFunction.hash(key(2))).isEqualTo(0x4fe4bbf0);
+    assertThat(BucketFunction.hash(key(3))).isEqualTo(-771300025).isEqualTo(0xd206e547);
+  }
+
+  @Test
+  void bucketIsAbsoluteJavaRemainder() {
+    assertThat(BucketFunction.bucket(key(3), 2)).isEqualTo(1);
+    assertThat(BucketFunction.bucket(key(1), 2)).isEqualTo(0);
+    for (int n : new int[] {1, 3, 7, 16, 1000}) {
+      assertThat(BucketFunction.bucket(key(3), n)).isEqualTo(Math.abs(-771300025 % n));
+      assertThat(BucketFunction.bucket(key(1), n)).isEqualTo(1465514398 % n);
+    }
+  }
+
+  @Test
+  void negativeHashesStillGiveBucketsInRange() {
+    assertThat(BucketFunction.bucketOfHash(Integer.MIN_VALUE, 3)).isEqualTo(2);
+    assertThat(BucketFunction.bucketOfHash(-5, 4)).isEqualTo(1);
+    for (long id = 0; id < 500; id++) {
+      assertThat(BucketFunction.bucket(key(id), 5)).isBetween(0, 4);
+    }
+  }
+
+  @Test
+  void emptyKeyRowHasAStableHash() {
+    assertThat(BucketFunction.hash(BinaryRow.EMPTY))
+        .isEqualTo(MurmurHash3.hash32(new byte[8], 0, 8, BucketFunction.SEED));
+  }
+
+  @Test
+  void rejectsNonPositiveBucketCounts() {
+    assertThatThrownBy(() -> BucketFunction.bucket(key(1), 0))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("Invalid bucket count 0: fixed buckets need at least 1");
+  }
+}
