@@ -69,7 +69,12 @@ final class CreateTableSchemas {
     checkColumnsExist(table, schema, primaryKeys, TableOptions.PRIMARY_KEY.key());
     TableSchema result =
         SchemaFactory.create(
-            0, schema, partitionKeys, primaryKeys, options, properties.get(TableCatalog.PROP_COMMENT));
+            0,
+            schema,
+            partitionKeys,
+            primaryKeys,
+            options,
+            properties.get(TableCatalog.PROP_COMMENT));
     SchemaValidation.validate(result, table);
     return result;
   }

@@ -9,8 +9,8 @@ import org.apache.spark.sql.util.CaseInsensitiveStringMap;
 /**
  * Applies option precedence for one read or write (highest first): the read/write option, the
  * session conf {@code spark.paimon.<catalog>.<db>.<table>.<key>} (parts may be {@code *}; the
- * catalog part is not checked, since a table loaded by path has none), the session conf
- * {@code spark.paimon.<key>}, the table option, the default.
+ * catalog part is not checked, since a table loaded by path has none), the session conf {@code
+ * spark.paimon.<key>}, the table option, the default.
  */
 final class SessionOptions {
   private static final String PREFIX = "spark.paimon.";

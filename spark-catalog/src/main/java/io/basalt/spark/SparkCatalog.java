@@ -18,7 +18,6 @@ import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.catalyst.analysis.NamespaceAlreadyExistsException;
 import org.apache.spark.sql.catalyst.analysis.NoSuchFunctionException;
 import org.apache.spark.sql.catalyst.analysis.NoSuchNamespaceException;
-import org.apache.spark.sql.catalyst.analysis.NoSuchProcedureException;
 import org.apache.spark.sql.catalyst.analysis.NoSuchTableException;
 import org.apache.spark.sql.catalyst.analysis.NonEmptyNamespaceException;
 import org.apache.spark.sql.catalyst.analysis.TableAlreadyExistsException;
@@ -37,9 +36,9 @@ import org.apache.spark.sql.types.StructType;
 import org.apache.spark.sql.util.CaseInsensitiveStringMap;
 
 /**
- * The Basalt catalog: databases are directories {@code <warehouse>/<db>.db}, tables are
- * directories inside them in Paimon's layout. Also the function catalog of the bucket function and
- * the procedure catalog of {@code CALL sys.*}.
+ * The Basalt catalog: databases are directories {@code <warehouse>/<db>.db}, tables are directories
+ * inside them in Paimon's layout. Also the function catalog of the bucket function and the
+ * procedure catalog of {@code CALL sys.*}.
  */
 public class SparkCatalog
     implements TableCatalog, SupportsNamespaces, FunctionCatalog, ProcedureCatalog {
@@ -220,7 +219,10 @@ public class SparkCatalog
     TableSchema next = AlterTableSchemas.apply(table, changes);
     if (!table.schemaManager().tryCommit(next)) {
       throw new BasaltException(
-          "Table " + table.name() + " was altered concurrently; schema " + next.id()
+          "Table "
+              + table.name()
+              + " was altered concurrently; schema "
+              + next.id()
               + " exists already. Fix: retry the ALTER TABLE.");
     }
     return new SparkTable(table.copyWithSchema(next));
@@ -246,7 +248,8 @@ public class SparkCatalog
     Path target = tablePath(to);
     try {
       if (!fileIO.fileSystem(target).rename(tablePath(from), target)) {
-        throw new BasaltException("Failed to rename table " + tableName(from) + " to " + tableName(to));
+        throw new BasaltException(
+            "Failed to rename table " + tableName(from) + " to " + tableName(to));
       }
     } catch (IOException e) {
       throw new UncheckedIOException("Failed to rename " + tablePath(from) + " to " + target, e);
@@ -262,8 +265,7 @@ public class SparkCatalog
     if (isPathIdentifier(ident)) {
       return fileIO.exists(new Path(new Path(ident.name()), "schema"));
     }
-    return ident.namespace().length == 1
-        && fileIO.exists(new Path(tablePath(ident), "schema"));
+    return ident.namespace().length == 1 && fileIO.exists(new Path(tablePath(ident), "schema"));
   }
 
   // ---- functions and procedures -----------------------------------------------------------
@@ -289,7 +291,12 @@ public class SparkCatalog
         return procedure;
       }
     }
-    throw new NoSuchProcedureException(ident);
+    throw new BasaltException(
+        String.format(
+            "Procedure %s.%s does not exist; Basalt's procedures are sys.%s",
+            String.join(".", ident.namespace()),
+            ident.name(),
+            String.join(", sys.", Procedures.names())));
   }
 
   @Override

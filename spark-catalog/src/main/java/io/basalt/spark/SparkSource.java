@@ -12,9 +12,10 @@ import org.apache.spark.sql.types.StructType;
 import org.apache.spark.sql.util.CaseInsensitiveStringMap;
 
 /**
- * The {@code paimon} data source of the DataFrame API: {@code spark.read.format("paimon").load(path)}
- * and {@code df.write.format("paimon").save(path)} on an existing table. Path-based access is routed
- * through a hidden Basalt catalog, so writes resolve the bucket function like catalog writes do.
+ * The {@code paimon} data source of the DataFrame API: {@code
+ * spark.read.format("paimon").load(path)} and {@code df.write.format("paimon").save(path)} on an
+ * existing table. Path-based access is routed through a hidden Basalt catalog, so writes resolve
+ * the bucket function like catalog writes do.
  */
 public class SparkSource implements DataSourceRegister, SupportsCatalogOptions {
   /** The hidden catalog that loads tables by path. */

@@ -79,7 +79,8 @@ public class SparkTable implements SupportsRead, SupportsWrite {
   public Map<String, String> properties() {
     Map<String, String> properties = new HashMap<>(table.schema().options());
     if (table.hasPrimaryKey()) {
-      properties.put(TableOptions.PRIMARY_KEY.key(), String.join(",", table.schema().primaryKeys()));
+      properties.put(
+          TableOptions.PRIMARY_KEY.key(), String.join(",", table.schema().primaryKeys()));
     }
     properties.put("provider", "paimon");
     if (table.schema().comment() != null) {

@@ -12,13 +12,19 @@ import java.util.Arrays;
  */
 public final class BinaryRow implements java.io.Serializable {
   private static final long serialVersionUID = 1L;
-  /** The empty row (arity 0): the partition of an unpartitioned table and the keys of append files. */
+
+  /**
+   * The empty row (arity 0): the partition of an unpartitioned table and the keys of append files.
+   */
   public static final BinaryRow EMPTY = new BinaryRow(0, new byte[8]);
 
   private final int arity;
   private final byte[] bytes;
 
-  /** Wraps {@code bytes} (header, null bits, fixed slots and variable part) of a row of {@code arity} fields. */
+  /**
+   * Wraps {@code bytes} (header, null bits, fixed slots and variable part) of a row of {@code
+   * arity} fields.
+   */
   public BinaryRow(int arity, byte[] bytes) {
     this.arity = arity;
     this.bytes = bytes;

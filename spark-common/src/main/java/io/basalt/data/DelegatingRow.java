@@ -14,9 +14,9 @@ import org.apache.spark.unsafe.types.UTF8String;
 import org.apache.spark.unsafe.types.VariantVal;
 
 /**
- * A read-only row view whose field {@code i} is field {@link #index(int)} of {@link #row(int)}:
- * the base of zero-copy projections on the read and write hot paths. Views are reused: callers
- * that keep a row copy it.
+ * A read-only row view whose field {@code i} is field {@link #index(int)} of {@link #row(int)}: the
+ * base of zero-copy projections on the read and write hot paths. Views are reused: callers that
+ * keep a row copy it.
  */
 public abstract class DelegatingRow extends InternalRow {
 

@@ -23,8 +23,8 @@ import org.apache.spark.sql.types.VarcharType;
 import org.apache.spark.unsafe.types.ByteArray;
 
 /**
- * Compares rows field by field over a prefix of their columns, with accessors chosen once per
- * type so the hot path neither boxes nor allocates. Nulls sort first (keys are never null).
+ * Compares rows field by field over a prefix of their columns, with accessors chosen once per type
+ * so the hot path neither boxes nor allocates. Nulls sort first (keys are never null).
  */
 public final class RowComparator implements Comparator<InternalRow>, Serializable {
   private static final long serialVersionUID = 1L;
@@ -73,7 +73,9 @@ public final class RowComparator implements Comparator<InternalRow>, Serializabl
   }
 
   private static FieldComparator nonNullComparator(DataType type, int pos) {
-    if (type instanceof LongType || type instanceof TimestampType || type instanceof TimestampNTZType) {
+    if (type instanceof LongType
+        || type instanceof TimestampType
+        || type instanceof TimestampNTZType) {
       return (a, b) -> Long.compare(a.getLong(pos), b.getLong(pos));
     }
     if (type instanceof IntegerType || type instanceof DateType) {

@@ -5,7 +5,6 @@ import io.basalt.data.BinaryRowCodec;
 import io.basalt.data.PartitionPaths;
 import java.io.Serializable;
 import java.util.HashMap;
-import java.util.List;
 import java.util.Map;
 import org.apache.hadoop.fs.Path;
 import org.apache.spark.sql.types.StructType;
@@ -22,6 +21,7 @@ public final class DataFilePaths implements Serializable {
   private final String defaultPartitionName;
   private transient Map<BinaryRow, String> cache;
   private transient BinaryRowCodec codec;
+  private transient PartitionPaths partitionPaths;
 
   public DataFilePaths(TablePaths paths, StructType partitionType, String defaultPartitionName) {
     this.paths = paths;
@@ -41,11 +41,8 @@ public final class DataFilePaths implements Serializable {
     if (cache == null) {
       cache = new HashMap<>();
       codec = new BinaryRowCodec(partitionType);
+      partitionPaths = new PartitionPaths(partitionType, defaultPartitionName);
     }
-    return cache.computeIfAbsent(
-        partition,
-        p ->
-            PartitionPaths.path(
-                List.of(partitionType.fieldNames()), partitionType, codec.toRow(p), defaultPartitionName));
+    return cache.computeIfAbsent(partition, p -> partitionPaths.path(codec.toRow(p)));
   }
 }

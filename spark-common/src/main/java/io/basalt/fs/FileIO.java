@@ -139,14 +139,14 @@ public final class FileIO implements Serializable {
   }
 
   /**
-   * Creates {@code path} with {@code content} only if it does not exist, atomically with respect
-   * to other processes doing the same: exactly one of several racing creators gets {@code true},
-   * and a reader never sees a partial file.
+   * Creates {@code path} with {@code content} only if it does not exist, atomically with respect to
+   * other processes doing the same: exactly one of several racing creators gets {@code true}, and a
+   * reader never sees a partial file.
    *
    * <p>The content goes to a temporary sibling first. On the local file system it is then
    * hard-linked to the target, which fails if the target exists (a plain rename would silently
-   * replace it). On HDFS a rename fails if the target exists. Object stores have no atomic
-   * rename: there only one writer at a time is safe (docs/format.md).
+   * replace it). On HDFS a rename fails if the target exists. Object stores have no atomic rename:
+   * there only one writer at a time is safe (docs/format.md).
    */
   public boolean tryCreateAtomically(Path path, String content) throws IOException {
     if (exists(path)) {

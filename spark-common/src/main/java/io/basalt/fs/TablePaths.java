@@ -5,8 +5,8 @@ import java.util.UUID;
 import org.apache.hadoop.fs.Path;
 
 /**
- * Where a table's files live (format-notes.md section 1): schema, snapshot and manifest
- * directories under the table root, data under {@code <partition path>/bucket-<n>/}.
+ * Where a table's files live (format-notes.md section 1): schema, snapshot and manifest directories
+ * under the table root, data under {@code <partition path>/bucket-<n>/}.
  */
 public final class TablePaths implements Serializable {
   private static final long serialVersionUID = 1L;

@@ -50,7 +50,8 @@ public record DataFileMeta(
     @Nullable List<String> valueStatsCols,
     @Nullable String externalPath,
     @Nullable Long firstRowId,
-    @Nullable List<String> writeCols) implements java.io.Serializable {
+    @Nullable List<String> writeCols)
+    implements java.io.Serializable {
 
   /** {@link #fileSource} of files written by a writer. */
   public static final int SOURCE_APPEND = 0;

@@ -10,7 +10,8 @@ import io.basalt.utils.Check;
  *     bucket-unaware append tables
  */
 public record ManifestEntry(
-    FileKind kind, BinaryRow partition, int bucket, int totalBuckets, DataFileMeta file) implements java.io.Serializable {
+    FileKind kind, BinaryRow partition, int bucket, int totalBuckets, DataFileMeta file)
+    implements java.io.Serializable {
 
   public ManifestEntry {
     Check.notNull(kind, "kind");

@@ -17,7 +17,7 @@ public record ManifestFileMeta(
     @Nullable Integer minBucket,
     @Nullable Integer maxBucket,
     @Nullable Integer minLevel,
-    @Nullable Integer maxLevel) {
+    @Nullable Integer maxLevel) implements java.io.Serializable {
 
   public ManifestFileMeta {
     Check.notNull(fileName, "fileName");

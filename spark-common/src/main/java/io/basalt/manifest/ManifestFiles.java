@@ -29,7 +29,8 @@ public final class ManifestFiles {
   private final String uuid = UUID.randomUUID().toString();
   private final AtomicInteger counter = new AtomicInteger();
 
-  public ManifestFiles(FileIO fileIO, TablePaths paths, StructType partitionType, long targetFileSize) {
+  public ManifestFiles(
+      FileIO fileIO, TablePaths paths, StructType partitionType, long targetFileSize) {
     this.fileIO = fileIO;
     this.paths = paths;
     this.partitionType = partitionType;
@@ -44,7 +45,8 @@ public final class ManifestFiles {
   /** Reads all rows of manifest list {@code fileName}; lists are small (one row per manifest). */
   public List<ManifestFileMeta> readManifestList(String fileName) {
     List<ManifestFileMeta> metas = new ArrayList<>();
-    try (CloseableIterator<ManifestFileMeta> it = ManifestFileMetaCodec.read(open(fileName), fileName)) {
+    try (CloseableIterator<ManifestFileMeta> it =
+        ManifestFileMetaCodec.read(open(fileName), fileName)) {
       it.forEachRemaining(metas::add);
     }
     return metas;
@@ -70,7 +72,8 @@ public final class ManifestFiles {
   public WrittenList writeManifestList(List<ManifestFileMeta> metas) {
     String name = "manifest-list-" + uuid + "-" + counter.getAndIncrement();
     Path path = paths.manifestFile(name);
-    try (RowWriter<ManifestFileMeta> writer = ManifestFileMetaCodec.writer(fileIO.create(path, false))) {
+    try (RowWriter<ManifestFileMeta> writer =
+        ManifestFileMetaCodec.writer(fileIO.create(path, false))) {
       for (ManifestFileMeta meta : metas) {
         writer.write(meta);
       }

@@ -15,9 +15,8 @@ import org.apache.spark.sql.types.DataType;
 import org.apache.spark.sql.types.StructType;
 
 /**
- * Writes manifest entries into manifest files, starting a new file at the target size, and
- * computes each file's summary row for the manifest list: counts, partition stats, bucket and
- * level ranges.
+ * Writes manifest entries into manifest files, starting a new file at the target size, and computes
+ * each file's summary row for the manifest list: counts, partition stats, bucket and level ranges.
  */
 public final class RollingManifestWriter implements Closeable {
   private final ManifestFiles files;

@@ -13,8 +13,8 @@ import org.apache.spark.sql.types.StructType;
 
 /**
  * The column layout of primary-key data files (format-notes.md section 6.2): the trimmed key as
- * {@code _KEY_<name>} columns, then {@code _SEQUENCE_NUMBER}, {@code _VALUE_KIND}, then every
- * table column. Key-value rows in memory use the same layout, possibly with fewer value columns.
+ * {@code _KEY_<name>} columns, then {@code _SEQUENCE_NUMBER}, {@code _VALUE_KIND}, then every table
+ * column. Key-value rows in memory use the same layout, possibly with fewer value columns.
  */
 public final class KeyValueLayout implements Serializable {
   private static final long serialVersionUID = 1L;
@@ -39,7 +39,10 @@ public final class KeyValueLayout implements Serializable {
     this.keyIndicesInValue = new int[keys.size()];
     for (int i = 0; i < keys.size(); i++) {
       DataField field = schema.field(keys.get(i));
-      keyFields.add(field.withIdAndName(KEY_FIELD_ID_START + field.id(), KEY_PREFIX + field.name()).asNotNull());
+      keyFields.add(
+          field
+              .withIdAndName(KEY_FIELD_ID_START + field.id(), KEY_PREFIX + field.name())
+              .asNotNull());
       keyIndicesInValue[i] = schema.fieldIndex(keys.get(i));
     }
   }

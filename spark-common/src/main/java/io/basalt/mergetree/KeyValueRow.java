@@ -6,9 +6,8 @@ import org.apache.spark.sql.types.DataType;
 import org.apache.spark.sql.types.DataTypes;
 
 /**
- * A key-value view of a table row: key columns, then sequence number and kind, then the row
- * itself. Reused for every row a writer receives; nothing is copied until the write buffer
- * serializes it.
+ * A key-value view of a table row: key columns, then sequence number and kind, then the row itself.
+ * Reused for every row a writer receives; nothing is copied until the write buffer serializes it.
  */
 final class KeyValueRow extends DelegatingRow {
   private final int[] keyIndices;

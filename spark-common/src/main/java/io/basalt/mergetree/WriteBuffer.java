@@ -13,8 +13,8 @@ import org.apache.spark.sql.types.StructType;
 
 /**
  * The in-memory buffer of one bucket writer: key-value rows serialized as UnsafeRows, sorted by
- * (key, sequence) when flushed, with only the newest version of each key kept. Its owner flushes
- * it to a level-0 file when the writers' shared memory budget is reached.
+ * (key, sequence) when flushed, with only the newest version of each key kept. Its owner flushes it
+ * to a level-0 file when the writers' shared memory budget is reached.
  */
 final class WriteBuffer {
   /** Bytes an UnsafeRow, its byte array and the list slot cost beyond the row data. */
@@ -30,8 +30,7 @@ final class WriteBuffer {
     this.toUnsafe = UnsafeProjection.create(fileSchema);
     this.keyOrder = layout.keyComparator();
     int sequenceIndex = layout.sequenceIndex();
-    this.order =
-        keyOrder.thenComparingLong((InternalRow row) -> row.getLong(sequenceIndex));
+    this.order = keyOrder.thenComparingLong((InternalRow row) -> row.getLong(sequenceIndex));
   }
 
   /** Copies {@code keyValue} into the buffer. */
@@ -50,9 +49,9 @@ final class WriteBuffer {
   }
 
   /**
-   * Sorts the buffer and iterates the newest version of each key, retractions included (a
-   * {@code -D} must reach the file to hide older versions). The buffer is cleared by {@link
-   * #clear}, not by iterating.
+   * Sorts the buffer and iterates the newest version of each key, retractions included (a {@code
+   * -D} must reach the file to hide older versions). The buffer is cleared by {@link #clear}, not
+   * by iterating.
    */
   Iterator<InternalRow> sortedNewestPerKey() {
     rows.sort(order);
@@ -70,7 +69,8 @@ final class WriteBuffer {
           throw new NoSuchElementException();
         }
         // the newest version of a key is the last of its run of equal keys
-        while (next + 1 < rows.size() && keyOrder.compare(rows.get(next), rows.get(next + 1)) == 0) {
+        while (next + 1 < rows.size()
+            && keyOrder.compare(rows.get(next), rows.get(next + 1)) == 0) {
           next++;
         }
         return rows.get(next++);

@@ -82,8 +82,8 @@ final class OptionParsers {
           case "m", "min", "mins", "minute", "minutes" -> 60_000L;
           case "h", "hour", "hours" -> 3_600_000L;
           case "d", "day", "days" -> 86_400_000L;
-          default -> throw new IllegalArgumentException(
-              "expected a duration such as '1 h' or '30 min'");
+          default ->
+              throw new IllegalArgumentException("expected a duration such as '1 h' or '30 min'");
         };
     return Math.multiplyExact(number, unit);
   }

@@ -5,9 +5,9 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * An immutable set of option values, as strings, for one table (after precedence has been
- * applied), read through typed {@link ConfigOption}s. A value that does not parse fails with a
- * message naming the option, the value, the table and the expected form.
+ * An immutable set of option values, as strings, for one table (after precedence has been applied),
+ * read through typed {@link ConfigOption}s. A value that does not parse fails with a message naming
+ * the option, the value, the table and the expected form.
  */
 public final class Options {
   private final Map<String, String> values;

@@ -17,7 +17,8 @@ import org.apache.spark.sql.types.DataType;
  * @param literals Spark internal values (UTF8String, Decimal, Long, ...); none for null tests, one
  *     for comparisons and STARTS_WITH (a UTF8String prefix), any number for IN
  */
-public record Leaf(String column, DataType type, Op op, List<Object> literals) implements Predicate {
+public record Leaf(String column, DataType type, Op op, List<Object> literals)
+    implements Predicate {
 
   /** The comparisons the engine can evaluate against statistics. */
   public enum Op {

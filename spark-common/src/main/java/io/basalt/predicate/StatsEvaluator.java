@@ -8,8 +8,8 @@ import org.apache.spark.unsafe.types.UTF8String;
 
 /**
  * The may-match evaluator: given statistics of a set of rows (a file, a manifest's partitions, a
- * single partition), answers false only when no row of the set can satisfy the predicate. Used
- * to prune; never to drop a residual filter.
+ * single partition), answers false only when no row of the set can satisfy the predicate. Used to
+ * prune; never to drop a residual filter.
  */
 public final class StatsEvaluator {
   private StatsEvaluator() {}
@@ -80,8 +80,8 @@ public final class StatsEvaluator {
   }
 
   /**
-   * Strings starting with {@code prefix} sort between the prefix itself and the prefix followed
-   * by anything; compare the prefix with min and max cut to the prefix length.
+   * Strings starting with {@code prefix} sort between the prefix itself and the prefix followed by
+   * anything; compare the prefix with min and max cut to the prefix length.
    */
   private static boolean prefixMayMatch(UTF8String prefix, @Nullable Object min, Object max) {
     UTF8String lo = (UTF8String) min;

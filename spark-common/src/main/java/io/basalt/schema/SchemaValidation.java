@@ -11,8 +11,8 @@ import java.util.Set;
 
 /**
  * Checks a table schema before it is written: keys exist and can be keys, bucket settings are
- * consistent, options parse. Each failure names the table, the option or column, the value, and
- * the fix.
+ * consistent, options parse. Each failure names the table, the option or column, the value, and the
+ * fix.
  */
 public final class SchemaValidation {
   private SchemaValidation() {}
@@ -25,7 +25,10 @@ public final class SchemaValidation {
             String.format(
                 "Primary-key column '%s' (option '%s') does not exist in table %s; its columns are"
                     + " %s. Fix: name existing columns in '%s'.",
-                key, TableOptions.PRIMARY_KEY.key(), table, columnNames(schema),
+                key,
+                TableOptions.PRIMARY_KEY.key(),
+                table,
+                columnNames(schema),
                 TableOptions.PRIMARY_KEY.key()));
       }
       if (!ValueComparators.isOrderable(schema.field(key).type())) {
@@ -92,14 +95,20 @@ public final class SchemaValidation {
                 String.join(",", concat(missing, schema.primaryKeys()))));
       }
     }
-    options.getOptional(TableOptions.BUCKET_KEY).ifPresent(keys -> validateBucketKey(schema, keys, table));
+    options
+        .getOptional(TableOptions.BUCKET_KEY)
+        .ifPresent(keys -> validateBucketKey(schema, keys, table));
     if (!schema.hasPrimaryKey() && bucket > 0 && !options.contains(TableOptions.BUCKET_KEY)) {
       throw new BasaltException(
           String.format(
               "Append table %s has '%s' = %s but no '%s'. Fix: set '%s' to the columns to hash,"
                   + " or '%s' = -1.",
-              table, bucketKey, bucket, TableOptions.BUCKET_KEY.key(),
-              TableOptions.BUCKET_KEY.key(), bucketKey));
+              table,
+              bucketKey,
+              bucket,
+              TableOptions.BUCKET_KEY.key(),
+              TableOptions.BUCKET_KEY.key(),
+              bucketKey));
     }
   }
 

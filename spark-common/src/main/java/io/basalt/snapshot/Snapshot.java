@@ -5,9 +5,9 @@ import java.util.Map;
 import javax.annotation.Nullable;
 
 /**
- * An immutable table version, as stored in {@code snapshot/snapshot-<id>} (format-notes.md
- * section 3). The base manifest list holds every data manifest up to the previous snapshot, the
- * delta list this snapshot's own changes.
+ * An immutable table version, as stored in {@code snapshot/snapshot-<id>} (format-notes.md section
+ * 3). The base manifest list holds every data manifest up to the previous snapshot, the delta list
+ * this snapshot's own changes.
  */
 public record Snapshot(
     int version,
@@ -31,7 +31,7 @@ public record Snapshot(
     @Nullable Long watermark,
     @Nullable String statistics,
     @Nullable Map<String, String> properties,
-    @Nullable Long nextRowId) {
+    @Nullable Long nextRowId) implements java.io.Serializable {
 
   /** The snapshot file version Basalt writes and the newest it reads. */
   public static final int CURRENT_VERSION = 3;

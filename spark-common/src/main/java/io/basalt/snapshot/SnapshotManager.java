@@ -78,8 +78,8 @@ public final class SnapshotManager {
   }
 
   /**
-   * Publishes {@code snapshot} if no snapshot with its id exists yet, then moves the
-   * {@code LATEST} hint. Returns false when another commit took the id first.
+   * Publishes {@code snapshot} if no snapshot with its id exists yet, then moves the {@code LATEST}
+   * hint. Returns false when another commit took the id first.
    */
   public boolean tryCommit(Snapshot snapshot) throws IOException {
     boolean created =

@@ -14,9 +14,9 @@ import java.util.Map;
 import javax.annotation.Nullable;
 
 /**
- * Reads and writes snapshot JSON. Writes exactly Paimon 1.3's field set and order
- * (format-notes.md section 3), with {@code changelogManifestList} as an explicit null; reads
- * ignore unknown fields and treat missing optional ones as null.
+ * Reads and writes snapshot JSON. Writes exactly Paimon 1.3's field set and order (format-notes.md
+ * section 3), with {@code changelogManifestList} as an explicit null; reads ignore unknown fields
+ * and treat missing optional ones as null.
  */
 public final class SnapshotParser {
   private static final ObjectMapper MAPPER = new ObjectMapper();

@@ -9,8 +9,8 @@ import java.util.List;
  * Files of one (partition, bucket) at one snapshot, read together: for a primary-key table the
  * sorted runs that a read merges.
  *
- * @param rawConvertible whether the files can be read one by one without merging: no key can
- *     occur twice and no row is a retraction
+ * @param rawConvertible whether the files can be read one by one without merging: no key can occur
+ *     twice and no row is a retraction
  */
 public record DataSplit(
     long snapshotId,

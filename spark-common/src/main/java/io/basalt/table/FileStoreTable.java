@@ -4,13 +4,13 @@ import io.basalt.BasaltException;
 import io.basalt.fs.FileIO;
 import io.basalt.fs.TablePaths;
 import io.basalt.manifest.ManifestFiles;
-import io.basalt.options.ManifestOptions;
-import io.basalt.options.Options;
-import io.basalt.options.TableOptions;
 import io.basalt.operation.commit.FileStoreCommit;
 import io.basalt.operation.read.SplitRead;
 import io.basalt.operation.scan.TableScan;
 import io.basalt.operation.write.TableWrite;
+import io.basalt.options.ManifestOptions;
+import io.basalt.options.Options;
+import io.basalt.options.TableOptions;
 import io.basalt.schema.DataField;
 import io.basalt.schema.SchemaManager;
 import io.basalt.schema.TableSchema;
@@ -44,7 +44,11 @@ public final class FileStoreTable implements Serializable {
   private final Map<String, String> dynamicOptions;
 
   private FileStoreTable(
-      FileIO fileIO, TablePaths paths, String name, TableSchema schema, Map<String, String> dynamic) {
+      FileIO fileIO,
+      TablePaths paths,
+      String name,
+      TableSchema schema,
+      Map<String, String> dynamic) {
     this.fileIO = fileIO;
     this.paths = paths;
     this.name = name;
@@ -165,10 +169,7 @@ public final class FileStoreTable implements Serializable {
 
   public ManifestFiles manifestFiles() {
     return new ManifestFiles(
-        fileIO,
-        paths,
-        partitionType(),
-        options().get(ManifestOptions.MANIFEST_TARGET_FILE_SIZE));
+        fileIO, paths, partitionType(), options().get(ManifestOptions.MANIFEST_TARGET_FILE_SIZE));
   }
 
   /** A new scan builder over the latest snapshot unless told otherwise. */
@@ -186,8 +187,8 @@ public final class FileStoreTable implements Serializable {
    *
    * @param baseSnapshotId the snapshot the write is based on (sequence numbers and bucket counts
    *     continue from it), or null for an empty table
-   * @param overwrite whether the written partitions replace their old contents (then they take
-   *     the current bucket count)
+   * @param overwrite whether the written partitions replace their old contents (then they take the
+   *     current bucket count)
    */
   public TableWrite newWrite(Long baseSnapshotId, boolean overwrite) {
     return new TableWrite(this, baseSnapshotId, overwrite);
@@ -200,6 +201,12 @@ public final class FileStoreTable implements Serializable {
 
   @Override
   public String toString() {
-    return "FileStoreTable(" + name + " at " + paths + ", options " + Arrays.asList(dynamicOptions) + ")";
+    return "FileStoreTable("
+        + name
+        + " at "
+        + paths
+        + ", options "
+        + Arrays.asList(dynamicOptions)
+        + ")";
   }
 }

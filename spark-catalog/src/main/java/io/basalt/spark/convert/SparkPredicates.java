@@ -12,8 +12,8 @@ import org.apache.spark.sql.types.DataType;
 import org.apache.spark.sql.types.StructType;
 
 /**
- * Converts Spark's V2 predicates to engine predicates. Anything it cannot translate exactly
- * yields empty: it never throws, and a partial translation is never returned.
+ * Converts Spark's V2 predicates to engine predicates. Anything it cannot translate exactly yields
+ * empty: it never throws, and a partial translation is never returned.
  */
 public final class SparkPredicates {
   private SparkPredicates() {}

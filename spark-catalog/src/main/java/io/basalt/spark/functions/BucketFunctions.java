@@ -16,8 +16,8 @@ import org.apache.spark.sql.types.StructType;
 
 /**
  * {@code bucket(numBuckets, key1, key2, ...)}: the bucket Paimon puts a row in, for any number of
- * key columns. Spark resolves the write distribution's bucket transform through it, so every row
- * of a bucket reaches the same task.
+ * key columns. Spark resolves the write distribution's bucket transform through it, so every row of
+ * a bucket reaches the same task.
  */
 public final class BucketFunctions implements UnboundFunction {
   public static final String NAME = "bucket";
@@ -85,7 +85,10 @@ public final class BucketFunctions implements UnboundFunction {
 
     @Override
     public String canonicalName() {
-      return "basalt.bucket(" + String.join(",", java.util.Arrays.stream(keyTypes).map(DataType::catalogString).toList()) + ")";
+      return "basalt.bucket("
+          + String.join(
+              ",", java.util.Arrays.stream(keyTypes).map(DataType::catalogString).toList())
+          + ")";
     }
 
     @Override

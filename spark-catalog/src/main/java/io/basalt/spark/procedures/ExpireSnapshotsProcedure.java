@@ -23,9 +23,9 @@ import org.apache.spark.sql.types.StructType;
 import org.apache.spark.unsafe.types.UTF8String;
 
 /**
- * {@code CALL sys.expire_snapshots(table => 'db.t', retain_max => N, retain_min => N, older_than
- * => TIMESTAMP, max_deletes => N)}: expires old snapshots now; unset arguments come from the
- * table's snapshot options. Returns the number of snapshots removed.
+ * {@code CALL sys.expire_snapshots(table => 'db.t', retain_max => N, retain_min => N, older_than =>
+ * TIMESTAMP, max_deletes => N)}: expires old snapshots now; unset arguments come from the table's
+ * snapshot options. Returns the number of snapshots removed.
  */
 final class ExpireSnapshotsProcedure implements UnboundProcedure, BoundProcedure {
   static final String NAME = "expire_snapshots";
@@ -80,9 +80,13 @@ final class ExpireSnapshotsProcedure implements UnboundProcedure, BoundProcedure
     FileStoreTable table = loadTable(input.getUTF8String(0));
     Options options = table.options();
     int retainMax =
-        input.isNullAt(1) ? options.get(SnapshotOptions.SNAPSHOT_NUM_RETAINED_MAX) : input.getInt(1);
+        input.isNullAt(1)
+            ? options.get(SnapshotOptions.SNAPSHOT_NUM_RETAINED_MAX)
+            : input.getInt(1);
     int retainMin =
-        input.isNullAt(2) ? options.get(SnapshotOptions.SNAPSHOT_NUM_RETAINED_MIN) : input.getInt(2);
+        input.isNullAt(2)
+            ? options.get(SnapshotOptions.SNAPSHOT_NUM_RETAINED_MIN)
+            : input.getInt(2);
     long olderThan =
         input.isNullAt(3)
             ? System.currentTimeMillis() - options.get(SnapshotOptions.SNAPSHOT_TIME_RETAINED)

@@ -18,8 +18,8 @@ import org.apache.spark.sql.types.StructType;
 
 /**
  * Builds a scan: takes the columns Spark needs and the filters it can push. Filters on partition
- * columns only are enforced exactly by partition pruning; every other filter is used to skip
- * files and also handed back for Spark to evaluate.
+ * columns only are enforced exactly by partition pruning; every other filter is used to skip files
+ * and also handed back for Spark to evaluate.
  */
 public final class SparkScanBuilder
     implements ScanBuilder, SupportsPushDownRequiredColumns, SupportsPushDownV2Filters {

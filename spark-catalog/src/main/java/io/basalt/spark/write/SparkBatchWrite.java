@@ -29,7 +29,10 @@ final class SparkBatchWrite implements BatchWrite {
   private boolean commitStateUnknown;
 
   SparkBatchWrite(
-      FileStoreTable table, boolean overwrite, boolean dynamic, @Nullable Predicate overwriteFilter) {
+      FileStoreTable table,
+      boolean overwrite,
+      boolean dynamic,
+      @Nullable Predicate overwriteFilter) {
     this.table = table;
     this.overwrite = overwrite;
     this.dynamic = dynamic;

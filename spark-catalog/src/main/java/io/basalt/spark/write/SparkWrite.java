@@ -18,9 +18,9 @@ import org.apache.spark.sql.connector.write.RequiresDistributionAndOrdering;
 import org.apache.spark.sql.connector.write.Write;
 
 /**
- * A planned write. It asks Spark to cluster rows by (partition, bucket), so exactly one task
- * writes each bucket, and to sort them by (partition, bucket, primary key), so a task finishes
- * one bucket before the next and its buffers flush already sorted.
+ * A planned write. It asks Spark to cluster rows by (partition, bucket), so exactly one task writes
+ * each bucket, and to sort them by (partition, bucket, primary key), so a task finishes one bucket
+ * before the next and its buffers flush already sorted.
  */
 final class SparkWrite implements Write, RequiresDistributionAndOrdering {
   private final FileStoreTable table;

@@ -37,12 +37,14 @@ public final class SparkWriteBuilder
   }
 
   @Override
-  public boolean canOverwrite(org.apache.spark.sql.connector.expressions.filter.Predicate[] predicates) {
+  public boolean canOverwrite(
+      org.apache.spark.sql.connector.expressions.filter.Predicate[] predicates) {
     return partitionFilter(predicates).isPresent();
   }
 
   @Override
-  public WriteBuilder overwrite(org.apache.spark.sql.connector.expressions.filter.Predicate[] predicates) {
+  public WriteBuilder overwrite(
+      org.apache.spark.sql.connector.expressions.filter.Predicate[] predicates) {
     this.overwrite = true;
     this.overwriteFilter =
         partitionFilter(predicates)

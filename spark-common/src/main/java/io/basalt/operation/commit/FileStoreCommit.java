@@ -1,9 +1,8 @@
 package io.basalt.operation.commit;
 
 import io.basalt.fs.DataFilePaths;
+import io.basalt.manifest.DataFileMeta;
 import io.basalt.manifest.FileKind;
-import io.basalt.options.TableOptions;
-import org.apache.hadoop.fs.Path;
 import io.basalt.manifest.ManifestEntry;
 import io.basalt.manifest.ManifestFileMeta;
 import io.basalt.manifest.ManifestFiles;
@@ -11,13 +10,13 @@ import io.basalt.manifest.RollingManifestWriter;
 import io.basalt.options.CommitOptions;
 import io.basalt.options.ManifestOptions;
 import io.basalt.options.Options;
+import io.basalt.options.TableOptions;
 import io.basalt.predicate.Predicate;
 import io.basalt.snapshot.CommitKind;
 import io.basalt.snapshot.Snapshot;
 import io.basalt.snapshot.SnapshotManager;
 import io.basalt.table.CommitMessage;
 import io.basalt.table.FileStoreTable;
-import io.basalt.manifest.DataFileMeta;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
@@ -27,13 +26,13 @@ import java.util.OptionalLong;
 import java.util.Set;
 import java.util.concurrent.ThreadLocalRandom;
 import javax.annotation.Nullable;
+import org.apache.hadoop.fs.Path;
 
 /**
- * Publishes the files of a write as a new snapshot with optimistic concurrency: each attempt
- * builds on the latest snapshot and creates {@code snapshot-<latest+1>} only if absent; an attempt
- * that loses the race deletes its manifests, backs off and retries. A retry first checks whether
- * an earlier attempt of the same (commit user, identifier) already landed, so commits are
- * idempotent.
+ * Publishes the files of a write as a new snapshot with optimistic concurrency: each attempt builds
+ * on the latest snapshot and creates {@code snapshot-<latest+1>} only if absent; an attempt that
+ * loses the race deletes its manifests, backs off and retries. A retry first checks whether an
+ * earlier attempt of the same (commit user, identifier) already landed, so commits are idempotent.
  */
 public final class FileStoreCommit {
   private final FileStoreTable table;
@@ -79,7 +78,10 @@ public final class FileStoreCommit {
    *     {@code partitionFilter})
    */
   public OptionalLong overwrite(
-      @Nullable Predicate partitionFilter, boolean dynamic, List<CommitMessage> messages, long identifier) {
+      @Nullable Predicate partitionFilter,
+      boolean dynamic,
+      List<CommitMessage> messages,
+      long identifier) {
     List<ManifestEntry> adds = addEntries(messages);
     if (dynamic && adds.isEmpty()) {
       return OptionalLong.empty();
@@ -104,12 +106,16 @@ public final class FileStoreCommit {
   public void abort(List<CommitMessage> messages) {
     DataFilePaths dataPaths =
         new DataFilePaths(
-            table.paths(), table.partitionType(), table.options().get(TableOptions.PARTITION_DEFAULT_NAME));
+            table.paths(),
+            table.partitionType(),
+            table.options().get(TableOptions.PARTITION_DEFAULT_NAME));
     for (CommitMessage message : messages) {
       for (DataFileMeta file : message.newFiles()) {
-        table.fileIO()
+        table
+            .fileIO()
             .delete(
-                new Path(dataPaths.bucketDir(message.partition(), message.bucket()), file.fileName()),
+                new Path(
+                    dataPaths.bucketDir(message.partition(), message.bucket()), file.fileName()),
                 false);
       }
     }
@@ -168,12 +174,16 @@ public final class FileStoreCommit {
       try {
         committed = snapshots.tryCommit(snapshot);
       } catch (IOException e) {
-        if (snapshots.exists(snapshot.id()) && isOurs(snapshots.snapshot(snapshot.id()), identifier)) {
+        if (snapshots.exists(snapshot.id())
+            && isOurs(snapshots.snapshot(snapshot.id()), identifier)) {
           return OptionalLong.of(snapshot.id());
         }
         // the snapshot may or may not exist: deleting anything now could corrupt the table
         throw new CommitStateUnknownException(
-            "Commit of snapshot " + snapshot.id() + " to table " + table.name()
+            "Commit of snapshot "
+                + snapshot.id()
+                + " to table "
+                + table.name()
                 + " failed in an unknown state; its files were kept",
             e);
       }
@@ -270,7 +280,8 @@ public final class FileStoreCommit {
    * snapshots newer than the one seen first; streaming identifiers scan back to the user's last
    * snapshot.
    */
-  private boolean committedBefore(@Nullable Snapshot latest, OptionalLong firstSeen, long identifier) {
+  private boolean committedBefore(
+      @Nullable Snapshot latest, OptionalLong firstSeen, long identifier) {
     if (latest == null) {
       return false;
     }

@@ -12,8 +12,8 @@ import java.util.List;
 /**
  * Keeps the number of manifests a snapshot references bounded: once it reaches {@code
  * manifest.merge-min-count}, all manifests are folded into the live files and rewritten as few
- * full-size manifests, so ADD/DELETE pairs cancel out. Costs one read of the table's metadata
- * every that-many commits; files are never rewritten in place.
+ * full-size manifests, so ADD/DELETE pairs cancel out. Costs one read of the table's metadata every
+ * that-many commits; files are never rewritten in place.
  */
 final class ManifestMerger {
   private final ManifestFiles manifests;

@@ -21,9 +21,9 @@ import java.util.Set;
 import org.apache.hadoop.fs.Path;
 
 /**
- * Removes the oldest snapshots and the files only they referenced. A snapshot is expired when it
- * is beyond {@code retainMax}, or beyond {@code retainMin} and older than {@code olderThanMillis};
- * at most {@code maxDeletes} per run. Snapshot files go first, so no reader can pick an expired
+ * Removes the oldest snapshots and the files only they referenced. A snapshot is expired when it is
+ * beyond {@code retainMax}, or beyond {@code retainMin} and older than {@code olderThanMillis}; at
+ * most {@code maxDeletes} per run. Snapshot files go first, so no reader can pick an expired
  * snapshot while its files disappear; a crash in between leaves only unreferenced files.
  */
 public final class ExpireSnapshots {
@@ -113,11 +113,16 @@ public final class ExpireSnapshots {
     }
     DataFilePaths dataPaths =
         new DataFilePaths(
-            table.paths(), table.partitionType(), table.options().get(TableOptions.PARTITION_DEFAULT_NAME));
+            table.paths(),
+            table.partitionType(),
+            table.options().get(TableOptions.PARTITION_DEFAULT_NAME));
     for (FileIdentifier id : candidates) {
       ManifestEntry entry = byId.get(id);
-      table.fileIO()
-          .delete(new Path(dataPaths.bucketDir(entry.partition(), entry.bucket()), id.fileName()), false);
+      table
+          .fileIO()
+          .delete(
+              new Path(dataPaths.bucketDir(entry.partition(), entry.bucket()), id.fileName()),
+              false);
     }
     for (String name : expiredManifests) {
       manifests.delete(name);

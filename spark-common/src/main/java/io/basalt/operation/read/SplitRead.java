@@ -1,8 +1,8 @@
 package io.basalt.operation.read;
 
 import io.basalt.data.OffsetRow;
-import io.basalt.fs.DataFilePaths;
 import io.basalt.format.ParquetRowReader;
+import io.basalt.fs.DataFilePaths;
 import io.basalt.manifest.DataFileMeta;
 import io.basalt.mergetree.KeyValueLayout;
 import io.basalt.mergetree.MergeIterator;
@@ -22,8 +22,8 @@ import org.apache.spark.sql.types.StructType;
 
 /**
  * Reads the rows of a split as table rows restricted to a read schema. Append files and
- * raw-convertible splits are read file after file; other primary-key splits are merged by
- * {@link MergeIterator}. Rows are reused between calls.
+ * raw-convertible splits are read file after file; other primary-key splits are merged by {@link
+ * MergeIterator}. Rows are reused between calls.
  */
 public final class SplitRead implements Serializable {
   private static final long serialVersionUID = 1L;
@@ -40,7 +40,9 @@ public final class SplitRead implements Serializable {
     this.readType = withFieldIds(table, readType);
     this.dataPaths =
         new DataFilePaths(
-            table.paths(), table.partitionType(), table.options().get(TableOptions.PARTITION_DEFAULT_NAME));
+            table.paths(),
+            table.partitionType(),
+            table.options().get(TableOptions.PARTITION_DEFAULT_NAME));
   }
 
   private static StructType withFieldIds(FileStoreTable table, StructType readType) {
@@ -111,7 +113,8 @@ public final class SplitRead implements Serializable {
     return new Path(dataPaths.bucketDir(split.partition(), split.bucket()), file.fileName());
   }
 
-  private CloseableIterator<InternalRow> open(DataSplit split, DataFileMeta file, StructType schema) {
+  private CloseableIterator<InternalRow> open(
+      DataSplit split, DataFileMeta file, StructType schema) {
     return ParquetRowReader.open(table.fileIO().conf(), path(split, file), schema, null);
   }
 }

@@ -21,7 +21,9 @@ public final class LiveFiles {
   private final Set<FileIdentifier> pendingDeletes = new HashSet<>();
   private final String context;
 
-  /** @param context named in errors, e.g. the snapshot being read */
+  /**
+   * @param context named in errors, e.g. the snapshot being read
+   */
   public LiveFiles(String context) {
     this.context = context;
   }
@@ -34,8 +36,13 @@ public final class LiveFiles {
       }
       if (live.putIfAbsent(id, entry) != null) {
         throw new BasaltException(
-            "Corrupt table metadata in " + context + ": file " + entry.file().fileName()
-                + " of bucket " + entry.bucket() + " is added twice");
+            "Corrupt table metadata in "
+                + context
+                + ": file "
+                + entry.file().fileName()
+                + " of bucket "
+                + entry.bucket()
+                + " is added twice");
       }
     } else if (live.remove(id) == null) {
       pendingDeletes.add(id);

@@ -9,10 +9,10 @@ import java.util.Set;
 import javax.annotation.Nullable;
 
 /**
- * A scan filter split by what may use it: partition predicates prune manifests and partitions,
- * key predicates skip single files (primary-key tables), value predicates skip single files of
- * append tables but only whole buckets of primary-key tables, since skipping one file could
- * resurrect an older version of a row.
+ * A scan filter split by what may use it: partition predicates prune manifests and partitions, key
+ * predicates skip single files (primary-key tables), value predicates skip single files of append
+ * tables but only whole buckets of primary-key tables, since skipping one file could resurrect an
+ * older version of a row.
  */
 record ScanFilters(
     @Nullable Predicate partition, @Nullable Predicate key, @Nullable Predicate value) {

@@ -103,7 +103,9 @@ public final class TableScan {
       List<ManifestEntry> entries = readLiveEntries();
       Map<List<Object>, List<ManifestEntry>> byBucket = new LinkedHashMap<>();
       for (ManifestEntry entry : entries) {
-        byBucket.computeIfAbsent(List.of(entry.partition(), entry.bucket()), k -> new ArrayList<>()).add(entry);
+        byBucket
+            .computeIfAbsent(List.of(entry.partition(), entry.bucket()), k -> new ArrayList<>())
+            .add(entry);
       }
       FileFilter fileFilter = new FileFilter(table, filters);
       List<DataSplit> splits = new ArrayList<>();
@@ -143,7 +145,8 @@ public final class TableScan {
     List<ManifestEntry> readLiveEntries() {
       ManifestFiles manifests = table.manifestFiles();
       LiveFiles live = new LiveFiles("snapshot " + snapshot.id() + " of table " + table.name());
-      List<ManifestFileMeta> metas = new ArrayList<>(manifests.readManifestList(snapshot.baseManifestList()));
+      List<ManifestFileMeta> metas =
+          new ArrayList<>(manifests.readManifestList(snapshot.baseManifestList()));
       metas.addAll(manifests.readManifestList(snapshot.deltaManifestList()));
       for (ManifestFileMeta meta : metas) {
         if (!manifestMayMatch(meta)) {
@@ -266,7 +269,8 @@ public final class TableScan {
       if (filters.key() == null || keyStats == null) {
         return true;
       }
-      return StatsEvaluator.mayMatch(filters.key(), keyStats.decode(file.keyStats()), file.rowCount());
+      return StatsEvaluator.mayMatch(
+          filters.key(), keyStats.decode(file.keyStats()), file.rowCount());
     }
 
     private boolean valueMayMatch(DataFileMeta file) {
@@ -276,7 +280,8 @@ public final class TableScan {
       StatsView view =
           file.valueStatsCols() == null
               ? allValueStats
-              : subsetStats.computeIfAbsent(file.valueStatsCols(), cols -> new StatsView(columns(cols)));
+              : subsetStats.computeIfAbsent(
+                  file.valueStatsCols(), cols -> new StatsView(columns(cols)));
       Function<String, ColumnStatistics> stats = view.decode(file.valueStats());
       return StatsEvaluator.mayMatch(filters.value(), stats, file.rowCount());
     }

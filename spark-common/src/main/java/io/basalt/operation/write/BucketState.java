@@ -10,10 +10,10 @@ import java.util.Map;
 import javax.annotation.Nullable;
 
 /**
- * What a writer must know of the table before it writes a partition, restored lazily from the
- * base snapshot: the partition's bucket count (an existing partition keeps the count its files
- * were written with, unless overwritten) and each bucket's next sequence number. Also tracks the
- * memory of all bucket buffers of the write.
+ * What a writer must know of the table before it writes a partition, restored lazily from the base
+ * snapshot: the partition's bucket count (an existing partition keeps the count its files were
+ * written with, unless overwritten) and each bucket's next sequence number. Also tracks the memory
+ * of all bucket buffers of the write.
  */
 final class BucketState {
   private final FileStoreTable table;

@@ -19,7 +19,12 @@ final class KeyValueBucketWriter implements BucketWriter {
   private long nextSequence;
   private int flushes;
 
-  KeyValueBucketWriter(WriteContext context, KeyValueLayout layout, Path bucketDir, long firstSequence, String tableName) {
+  KeyValueBucketWriter(
+      WriteContext context,
+      KeyValueLayout layout,
+      Path bucketDir,
+      long firstSequence,
+      String tableName) {
     this.keyValues = new KeyValues(layout, tableName);
     this.files = new RollingDataFileWriter(context, bucketDir, 0, layout, firstSequence);
     this.nextSequence = firstSequence;

@@ -23,13 +23,11 @@ import org.apache.spark.sql.types.StructField;
 import org.apache.spark.sql.types.StructType;
 
 /**
- * Writes rows of one bucket into data files of one level, starting a new file at the target
- * size, and describes each finished file as a {@link DataFileMeta}. One Parquet writer is open at
- * a time.
+ * Writes rows of one bucket into data files of one level, starting a new file at the target size,
+ * and describes each finished file as a {@link DataFileMeta}. One Parquet writer is open at a time.
  *
  * <p>For key-value files the first and last rows give the min and max key, so rows must arrive
- * sorted, and the last row passed must stay valid until the next call (the write buffer's rows
- * do).
+ * sorted, and the last row passed must stay valid until the next call (the write buffer's rows do).
  */
 final class RollingDataFileWriter {
   private static final int SIZE_CHECK_INTERVAL = 1000;
@@ -62,7 +60,11 @@ final class RollingDataFileWriter {
   private long nextAppendSequence;
 
   RollingDataFileWriter(
-      WriteContext context, Path bucketDir, int level, @Nullable KeyValueLayout layout, long firstSequence) {
+      WriteContext context,
+      Path bucketDir,
+      int level,
+      @Nullable KeyValueLayout layout,
+      long firstSequence) {
     this.conf = context.conf();
     this.bucketDir = bucketDir;
     this.filePrefix = context.filePrefix();
@@ -85,7 +87,9 @@ final class RollingDataFileWriter {
       this.keyStats = new StatsConverter(keyType, 0, false);
       this.valueStats =
           new StatsConverter(
-              slice(fileSchema, layout.valueOffset(), fileSchema.size()), layout.valueOffset(), true);
+              slice(fileSchema, layout.valueOffset(), fileSchema.size()),
+              layout.valueOffset(),
+              true);
     } else {
       this.keyCodec = null;
       this.keyView = null;
@@ -178,7 +182,8 @@ final class RollingDataFileWriter {
     WrittenFile file = writer.finish();
     writer = null;
     writtenPaths.add(path);
-    BinaryRow maxKey = layout == null ? BinaryRow.EMPTY : keyCodec.toBinary(keyView.replace(lastRow));
+    BinaryRow maxKey =
+        layout == null ? BinaryRow.EMPTY : keyCodec.toBinary(keyView.replace(lastRow));
     SimpleStats keys = keyStats == null ? SimpleStats.EMPTY : keyStats.convert(file.stats());
     written.add(
         DataFileMeta.newFile(

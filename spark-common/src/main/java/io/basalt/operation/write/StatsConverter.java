@@ -79,7 +79,9 @@ final class StatsConverter implements Serializable {
       nulls.add(stats.nullCount());
     }
     return new SimpleStats(
-        codec.toBinary(new GenericInternalRow(min)), codec.toBinary(new GenericInternalRow(max)), nulls);
+        codec.toBinary(new GenericInternalRow(min)),
+        codec.toBinary(new GenericInternalRow(max)),
+        nulls);
   }
 
   private static boolean isString(StructField field) {

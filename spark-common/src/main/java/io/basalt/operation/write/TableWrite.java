@@ -61,7 +61,8 @@ public final class TableWrite implements AutoCloseable {
     this.partitionOrder = new RowComparator(types(schema, schema.partitionKeys()));
     if (configuredBuckets > 0) {
       this.bucketKeyView = projection(schema, table.bucketKeys());
-      this.bucketKeyCodec = new BinaryRowCodec(types(schema, table.bucketKeys()).toArray(new DataType[0]));
+      this.bucketKeyCodec =
+          new BinaryRowCodec(types(schema, table.bucketKeys()).toArray(new DataType[0]));
     } else {
       this.bucketKeyView = null;
       this.bucketKeyCodec = null;
@@ -90,7 +91,8 @@ public final class TableWrite implements AutoCloseable {
     int totalBuckets = state.totalBuckets(partition);
     int bucket =
         totalBuckets > 0
-            ? BucketFunction.bucket(bucketKeyCodec.toBinary(bucketKeyView.replace(row)), totalBuckets)
+            ? BucketFunction.bucket(
+                bucketKeyCodec.toBinary(bucketKeyView.replace(row)), totalBuckets)
             : 0;
     BucketWriter writer = writers.get(new PartitionBucket(partition, bucket));
     if (writer == null) {
@@ -122,7 +124,11 @@ public final class TableWrite implements AutoCloseable {
         layout == null
             ? new AppendBucketWriter(context, dataPaths.bucketDir(partition, bucket), firstSequence)
             : new KeyValueBucketWriter(
-                context, layout, dataPaths.bucketDir(partition, bucket), firstSequence, table.name());
+                context,
+                layout,
+                dataPaths.bucketDir(partition, bucket),
+                firstSequence,
+                table.name());
     writers.put(new PartitionBucket(partition, bucket), writer);
     return writer;
   }

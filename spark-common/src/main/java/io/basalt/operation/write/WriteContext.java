@@ -1,11 +1,11 @@
 package io.basalt.operation.write;
 
 import io.basalt.format.ParquetWriteOptions;
+import io.basalt.fs.TablePaths;
 import io.basalt.options.Options;
 import io.basalt.options.TableOptions;
 import io.basalt.options.WriteOptions;
 import io.basalt.table.FileStoreTable;
-import io.basalt.fs.TablePaths;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.spark.sql.types.StructType;
 

@@ -10,7 +10,8 @@ import scala.runtime.BoxedUnit;
  * everything Basalt needs so far (catalog, {@code CALL}, time travel) natively; table-valued
  * functions and optimizer rules are injected here as they arrive.
  */
-public class BasaltSparkSessionExtensions extends AbstractFunction1<SparkSessionExtensions, BoxedUnit> {
+public class BasaltSparkSessionExtensions
+    extends AbstractFunction1<SparkSessionExtensions, BoxedUnit> {
 
   @Override
   public BoxedUnit apply(SparkSessionExtensions extensions) {

@@ -1,0 +1,98 @@
+package io.basalt.spark.it;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.stream.Stream;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.SparkSession;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.TestInstance;
+
+/**
+ * One local[2] SparkSession per test class with the Basalt catalog {@code paimon} as the current
+ * catalog and the extensions installed, exactly as a user configures them.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+public abstract class SparkTestBase {
+  protected SparkSession spark;
+  protected Path warehouse;
+
+  @BeforeAll
+  void startSpark() throws IOException {
+    warehouse = Files.createTempDirectory("basalt-it-");
+    spark =
+        SparkSession.builder()
+            .master("local[2]")
+            .appName(getClass().getSimpleName())
+            .config("spark.ui.enabled", "false")
+            .config("spark.driver.host", "127.0.0.1")
+            .config("spark.driver.bindAddress", "127.0.0.1")
+            .config("spark.sql.shuffle.partitions", "4")
+            .config("spark.sql.catalog.paimon", "io.basalt.spark.SparkCatalog")
+            .config("spark.sql.catalog.paimon.warehouse", warehouse.toUri().toString())
+            .config("spark.sql.defaultCatalog", "paimon")
+            .config(
+                "spark.sql.extensions", "io.basalt.spark.extensions.BasaltSparkSessionExtensions")
+            .getOrCreate();
+  }
+
+  @AfterAll
+  void stopSpark() {
+    if (spark != null) {
+      spark.stop();
+      SparkSession.clearActiveSession();
+      SparkSession.clearDefaultSession();
+    }
+    deleteRecursively(warehouse);
+  }
+
+  /** Runs {@code sql} (a format string) and returns its rows as arrays of Java values. */
+  protected List<Object[]> sql(String sql, Object... args) {
+    List<Row> rows = spark.sql(String.format(sql, args)).collectAsList();
+    List<Object[]> result = new ArrayList<>(rows.size());
+    for (Row row : rows) {
+      Object[] values = new Object[row.size()];
+      for (int i = 0; i < values.length; i++) {
+        values[i] = row.get(i);
+      }
+      result.add(values);
+    }
+    return result;
+  }
+
+  /** The rows of {@code sql} rendered as strings like {@code 1,a,null}, sorted. */
+  protected List<String> rows(String sql, Object... args) {
+    List<String> result = new ArrayList<>();
+    for (Object[] row : sql(sql, args)) {
+      StringBuilder sb = new StringBuilder();
+      for (int i = 0; i < row.length; i++) {
+        sb.append(i == 0 ? "" : ",").append(row[i]);
+      }
+      result.add(sb.toString());
+    }
+    result.sort(Comparator.naturalOrder());
+    return result;
+  }
+
+  /** The directory of table {@code db.table} in the warehouse. */
+  protected Path tablePath(String db, String table) {
+    return warehouse.resolve(db + ".db").resolve(table);
+  }
+
+  protected static void deleteRecursively(Path path) {
+    if (path == null || !Files.exists(path)) {
+      return;
+    }
+    try (Stream<Path> files = Files.walk(path)) {
+      files.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+    } catch (IOException e) {
+      throw new UncheckedIOException("Failed to clean up " + path, e);
+    }
+  }
+}
