@@ -1,0 +1,89 @@
+package io.basalt.spark.shell;
+
+import java.io.PrintStream;
+import java.util.List;
+import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.SparkSession;
+
+/**
+ * Runs SQL statements in a {@link SparkSession} and prints each result: the core of {@code
+ * basalt-sql}, independent of argument parsing and of how the session was built.
+ *
+ * <p>Results go to {@code out}; a failure prints {@code Error: <message>} to {@code err}, followed
+ * by the stack trace in verbose mode. Not thread-safe.
+ */
+public final class ShellRunner {
+  /** Exit code when every statement succeeded. */
+  public static final int SUCCESS = 0;
+
+  /** Exit code when a statement failed. */
+  public static final int FAILURE = 1;
+
+  private final SparkSession spark;
+  private final ResultPrinter printer;
+  private final PrintStream err;
+  private final boolean verbose;
+
+  /**
+   * Creates a runner.
+   *
+   * @param spark the session that runs the statements
+   * @param out where results are printed
+   * @param err where errors are printed
+   * @param format how results are printed
+   * @param verbose whether errors include their stack trace
+   */
+  public ShellRunner(
+      SparkSession spark, PrintStream out, PrintStream err, OutputFormat format, boolean verbose) {
+    this.spark = spark;
+    this.printer = new ResultPrinter(out, format);
+    this.err = err;
+    this.verbose = verbose;
+  }
+
+  /**
+   * Runs {@code statements} in order and stops at the first one that fails.
+   *
+   * @return {@link #SUCCESS} if all statements succeeded, else {@link #FAILURE}
+   */
+  public int run(List<String> statements) {
+    for (String statement : statements) {
+      if (!execute(statement)) {
+        return FAILURE;
+      }
+    }
+    return SUCCESS;
+  }
+
+  /**
+   * Runs one statement and prints its result, or its error.
+   *
+   * @return whether the statement succeeded
+   */
+  public boolean execute(String statement) {
+    try {
+      // Spark runs commands (DDL, INSERT) eagerly inside sql(); queries run when rendered
+      Dataset<Row> result = spark.sql(statement);
+      if (result.schema().isEmpty()) {
+        printer.printNoResult();
+      } else {
+        printer.print(RenderedRows.of(result));
+      }
+      return true;
+    } catch (Exception e) {
+      // Scala code throws checked exceptions such as SparkException undeclared, so catch them all
+      reportFailure(e);
+      return false;
+    }
+  }
+
+  private void reportFailure(Exception e) {
+    String message = e.getMessage() != null ? e.getMessage() : e.toString();
+    err.println("Error: " + message);
+    if (verbose) {
+      e.printStackTrace(err);
+    }
+    err.flush();
+  }
+}
