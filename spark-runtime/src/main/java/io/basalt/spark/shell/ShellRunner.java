@@ -2,6 +2,7 @@ package io.basalt.spark.shell;
 
 import java.io.PrintStream;
 import java.util.List;
+import org.apache.spark.sql.AnalysisException;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
@@ -79,11 +80,19 @@ public final class ShellRunner {
   }
 
   private void reportFailure(Exception e) {
-    String message = e.getMessage() != null ? e.getMessage() : e.toString();
-    err.println("Error: " + message);
+    err.println("Error: " + message(e));
     if (verbose) {
       e.printStackTrace(err);
     }
     err.flush();
+  }
+
+  private static String message(Exception e) {
+    if (e instanceof AnalysisException analysis) {
+      // getMessage() appends the logical plan, which is noise for someone typing SQL
+      return analysis.getSimpleMessage().stripTrailing();
+    }
+    // Spark's messages may end in a newline after the SQL excerpt; println adds the last one
+    return e.getMessage() != null ? e.getMessage().stripTrailing() : e.toString();
   }
 }

@@ -97,7 +97,7 @@ class ShellRunnerTest {
     assertThat(code).isEqualTo(ShellRunner.FAILURE);
     assertThat(out()).isEqualTo(lines("a", "1"));
     assertThat(err()).startsWith("Error: ").contains("TABLE_OR_VIEW_NOT_FOUND", "no_such_table");
-    assertThat(err()).doesNotContain("\tat ");
+    assertThat(err()).contains("SQLSTATE: 42P01").doesNotContain("\tat ", "UnresolvedRelation");
   }
 
   @Test
