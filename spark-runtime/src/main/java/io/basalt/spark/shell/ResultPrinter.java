@@ -21,6 +21,11 @@ final class ResultPrinter {
     }
   }
 
+  /** Prints multi-line text values as they are, one after another, in either format. */
+  void printText(List<String> values) {
+    values.forEach(out::println);
+  }
+
   /** Reports a statement that produced no result columns, such as DDL or INSERT. */
   void printNoResult() {
     if (format == OutputFormat.TABLE) {

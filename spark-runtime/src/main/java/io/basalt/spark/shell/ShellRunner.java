@@ -4,8 +4,11 @@ import java.io.PrintStream;
 import java.util.List;
 import org.apache.spark.sql.AnalysisException;
 import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.Encoders;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
+import org.apache.spark.sql.types.StringType;
+import org.apache.spark.sql.types.StructType;
 
 /**
  * Runs SQL statements in a {@link SparkSession} and prints each result: the core of {@code
@@ -68,6 +71,8 @@ public final class ShellRunner {
       Dataset<Row> result = spark.sql(statement);
       if (result.schema().isEmpty()) {
         printer.printNoResult();
+      } else if (isPlan(result.schema())) {
+        printer.printText(result.as(Encoders.STRING()).collectAsList());
       } else {
         printer.print(RenderedRows.of(result));
       }
@@ -77,6 +82,16 @@ public final class ShellRunner {
       reportFailure(e);
       return false;
     }
+  }
+
+  /**
+   * Whether a result is EXPLAIN output: one string column named {@code plan}. It is printed as
+   * plain text because a table would escape its newlines and put the whole plan on one line.
+   */
+  private static boolean isPlan(StructType schema) {
+    return schema.size() == 1
+        && schema.fields()[0].name().equals("plan")
+        && schema.fields()[0].dataType() instanceof StringType;
   }
 
   private void reportFailure(Exception e) {

@@ -89,6 +89,14 @@ class ShellRunnerTest {
   }
 
   @Test
+  void printsExplainOutputAsPlainText() {
+    runner(OutputFormat.TABLE, false).run(List.of("EXPLAIN SELECT id FROM range(3)"));
+
+    assertThat(out()).startsWith("== Physical Plan ==" + System.lineSeparator()).contains("Range");
+    assertThat(out()).doesNotContain("\\n", "+---");
+  }
+
+  @Test
   void stopsAtFirstFailureWithMessageOnly() {
     int code =
         runner(OutputFormat.TSV, false)
