@@ -1,0 +1,50 @@
+#!/usr/bin/env bash
+#
+# Builds the benchmarks module (with spark-runtime and the modules it needs) and runs
+# io.basalt.benchmarks.LoadAndScanBenchmark with the JVM options Spark needs on Java 17.
+#
+#   benchmarks/run.sh [--rows N] [--reps K] [--warmups W] [--parquet-only]
+#
+# Environment: BASALT_BENCH_HEAP (default 4g), JAVA_HOME, MVN. See benchmarks/README.md.
+set -euo pipefail
+
+bench_dir=$(cd -P "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+root=$(cd -P "$bench_dir/.." && pwd)
+root_pom="$root/pom.xml"
+
+die() {
+  echo "run.sh: $*" >&2
+  exit 1
+}
+
+# The root pom has no parent, so its first <version> is the project version.
+version=$(sed -n 's:.*<version>\(.*\)</version>.*:\1:p' "$root_pom" | head -n 1)
+[[ -n "$version" ]] || die "cannot read the project version from $root_pom"
+jvm_options=$(sed -n 's:.*<spark.jvm.options>\(.*\)</spark.jvm.options>.*:\1:p' "$root_pom")
+[[ -n "$jvm_options" ]] || die "cannot read the property spark.jvm.options from $root_pom"
+read -r -a spark_jvm_options <<< "$jvm_options"
+
+# Always rebuild, so the numbers are for the current sources. One Maven run both packages the
+# modules and writes the classpath; -am lets it resolve Basalt's modules from this build.
+# includeScope=compile covers Spark, which is a provided dependency.
+classpath_file="$bench_dir/target/benchmarks.classpath"
+echo "run.sh: building benchmarks (mvn -Pbench package)" >&2
+log=$(mktemp)
+if ! ${MVN:-mvn} -B -q -f "$root_pom" -Pbench -DskipTests -pl benchmarks -am \
+    package dependency:build-classpath \
+    -Dmdep.outputFile=target/benchmarks.classpath -DincludeScope=compile >"$log" 2>&1; then
+  cat "$log" >&2
+  rm -f "$log"
+  die "the Maven build failed"
+fi
+rm -f "$log"
+[[ -s "$classpath_file" ]] || die "Maven did not write $classpath_file"
+
+bench_jar="$bench_dir/target/basalt-benchmarks-$version.jar"
+[[ -f "$bench_jar" ]] || die "missing $bench_jar"
+
+export SPARK_LOCAL_IP="${SPARK_LOCAL_IP:-127.0.0.1}"
+java_cmd="${JAVA_HOME:+$JAVA_HOME/bin/}java"
+exec "$java_cmd" "${spark_jvm_options[@]}" -Xmx"${BASALT_BENCH_HEAP:-4g}" \
+  -cp "$bench_jar:$(<"$classpath_file")" \
+  io.basalt.benchmarks.LoadAndScanBenchmark "$@"

@@ -1,0 +1,85 @@
+package io.basalt.benchmarks;
+
+import java.util.ArrayDeque;
+import java.util.Deque;
+import java.util.List;
+
+/**
+ * Command-line options of {@link LoadAndScanBenchmark}.
+ *
+ * @param rows how many rows to generate and load
+ * @param warmups untimed runs of each phase before the timed ones
+ * @param reps timed runs of each phase; the report shows their median
+ * @param parquetOnly whether to skip the Basalt half (to check the harness without a catalog)
+ * @param help whether {@code --help} was given
+ */
+record BenchmarkOptions(long rows, int warmups, int reps, boolean parquetOnly, boolean help) {
+
+  static final String USAGE =
+      """
+      Usage: benchmarks/run.sh [--rows N] [--reps K] [--warmups W] [--parquet-only]
+
+        --rows N          rows to generate and load (default 2000000)
+        --reps K          timed repetitions of each phase; the median is reported (default 3)
+        --warmups W       untimed runs of each phase before the timed ones (default 1)
+        --parquet-only    time plain Parquet only, without Basalt's catalog
+        --help            print this help
+      """;
+
+  BenchmarkOptions {
+    if (rows <= 0 || reps <= 0 || warmups < 0) {
+      throw new IllegalArgumentException(
+          "Invalid options: --rows and --reps must be positive and --warmups not negative, got"
+              + " rows="
+              + rows
+              + ", reps="
+              + reps
+              + ", warmups="
+              + warmups);
+    }
+  }
+
+  /**
+   * Parses the benchmark's arguments.
+   *
+   * @throws IllegalArgumentException naming the offending argument if the command line is invalid
+   */
+  static BenchmarkOptions parse(List<String> args) {
+    Deque<String> queue = new ArrayDeque<>(args);
+    long rows = 2_000_000L;
+    int warmups = 1;
+    int reps = 3;
+    boolean parquetOnly = false;
+    boolean help = false;
+    while (!queue.isEmpty()) {
+      String arg = queue.poll();
+      switch (arg) {
+        case "--rows" -> rows = number(queue, arg);
+        case "--reps" -> reps = Math.toIntExact(number(queue, arg));
+        case "--warmups" -> warmups = Math.toIntExact(number(queue, arg));
+        case "--parquet-only" -> parquetOnly = true;
+        case "-h", "--help" -> help = true;
+        default -> throw new IllegalArgumentException("Unknown argument '" + arg + "'");
+      }
+    }
+    return new BenchmarkOptions(rows, warmups, reps, parquetOnly, help);
+  }
+
+  private static long number(Deque<String> queue, String option) {
+    String value = value(queue, option);
+    try {
+      return Long.parseLong(value.replace("_", ""));
+    } catch (NumberFormatException e) {
+      throw new IllegalArgumentException(
+          "Invalid value '" + value + "' for " + option + ": expected a whole number", e);
+    }
+  }
+
+  private static String value(Deque<String> queue, String option) {
+    String value = queue.poll();
+    if (value == null) {
+      throw new IllegalArgumentException("Missing value after " + option);
+    }
+    return value;
+  }
+}
