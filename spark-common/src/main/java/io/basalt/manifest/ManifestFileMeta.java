@@ -17,7 +17,8 @@ public record ManifestFileMeta(
     @Nullable Integer minBucket,
     @Nullable Integer maxBucket,
     @Nullable Integer minLevel,
-    @Nullable Integer maxLevel) implements java.io.Serializable {
+    @Nullable Integer maxLevel)
+    implements java.io.Serializable {
 
   public ManifestFileMeta {
     Check.notNull(fileName, "fileName");

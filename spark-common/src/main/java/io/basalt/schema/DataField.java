@@ -14,7 +14,8 @@ import org.apache.spark.sql.types.StructField;
  * #FIELD_ID_KEY}, so nested structs keep their ids through renames and Parquet files.
  */
 public record DataField(
-    int id, String name, DataType type, boolean nullable, @Nullable String description) implements java.io.Serializable {
+    int id, String name, DataType type, boolean nullable, @Nullable String description)
+    implements java.io.Serializable {
 
   /**
    * The StructField metadata key holding a field id (top-level in file schemas, nested in types).

@@ -23,7 +23,8 @@ public record TableSchema(
     List<String> primaryKeys,
     Map<String, String> options,
     @Nullable String comment,
-    long timeMillis) implements java.io.Serializable {
+    long timeMillis)
+    implements java.io.Serializable {
 
   /** The schema file version Basalt writes and the newest it reads. */
   public static final int CURRENT_VERSION = 3;

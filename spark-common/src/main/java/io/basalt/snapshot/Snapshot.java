@@ -31,7 +31,8 @@ public record Snapshot(
     @Nullable Long watermark,
     @Nullable String statistics,
     @Nullable Map<String, String> properties,
-    @Nullable Long nextRowId) implements java.io.Serializable {
+    @Nullable Long nextRowId)
+    implements java.io.Serializable {
 
   /** The snapshot file version Basalt writes and the newest it reads. */
   public static final int CURRENT_VERSION = 3;

@@ -38,6 +38,7 @@ public final class SparkPredicates {
       case "IN":
         return in(children, schema);
       case "=":
+      case "<=>":
       case "<":
       case "<=":
       case ">":
@@ -112,7 +113,7 @@ public final class SparkPredicates {
     }
     Leaf.Op op =
         switch (name) {
-          case "=" -> Leaf.Op.EQ;
+          case "=", "<=>" -> Leaf.Op.EQ;
           case "<" -> flipped ? Leaf.Op.GT : Leaf.Op.LT;
           case "<=" -> flipped ? Leaf.Op.GE : Leaf.Op.LE;
           case ">" -> flipped ? Leaf.Op.LT : Leaf.Op.GT;
