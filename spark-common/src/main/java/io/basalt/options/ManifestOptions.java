@@ -27,6 +27,6 @@ public final class ManifestOptions {
           .intType()
           .defaultValue(30)
           .description(
-              "When a snapshot would reference at least this many manifests, small ones are"
-                  + " merged, so the count stays bounded as commits accumulate.");
+              "When a snapshot would reference at least this many manifests, they are all"
+                  + " merged into full-size ones, so the count stays bounded as commits accumulate.");
 }

@@ -5,6 +5,7 @@ import io.basalt.data.BinaryRowCodec;
 import io.basalt.data.ProjectedRow;
 import io.basalt.data.RowKind;
 import io.basalt.format.ParquetRowWriter;
+import io.basalt.fs.TablePaths;
 import io.basalt.format.ParquetWriteOptions;
 import io.basalt.format.WrittenFile;
 import io.basalt.manifest.DataFileMeta;
@@ -67,7 +68,8 @@ final class RollingDataFileWriter {
       long firstSequence) {
     this.conf = context.conf();
     this.bucketDir = bucketDir;
-    this.filePrefix = context.filePrefix();
+    // a fresh uuid per writer: file names are unique across buckets, not just within one
+    this.filePrefix = TablePaths.newFilePrefix("data-");
     this.fileSchema = layout == null ? context.rowType() : layout.fileSchema();
     this.writeOptions = context.parquetOptions();
     this.targetFileSize = context.targetFileSize();

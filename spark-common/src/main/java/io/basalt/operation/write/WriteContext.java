@@ -1,7 +1,6 @@
 package io.basalt.operation.write;
 
 import io.basalt.format.ParquetWriteOptions;
-import io.basalt.fs.TablePaths;
 import io.basalt.options.Options;
 import io.basalt.options.TableOptions;
 import io.basalt.options.WriteOptions;
@@ -11,14 +10,12 @@ import org.apache.spark.sql.types.StructType;
 
 /**
  * The settings every bucket writer of one write shares, derived from the table options once.
- *
- * @param filePrefix {@code data-<uuid>-}: file names add a counter, so a writer never collides
+
  */
 record WriteContext(
     Configuration conf,
     StructType rowType,
     long schemaId,
-    String filePrefix,
     ParquetWriteOptions parquetOptions,
     long targetFileSize,
     long writeBufferSize) {
@@ -35,7 +32,6 @@ record WriteContext(
         table.fileIO().conf(),
         table.rowType(),
         table.schema().id(),
-        TablePaths.newFilePrefix("data-"),
         parquet,
         options.get(WriteOptions.TARGET_FILE_SIZE),
         options.get(WriteOptions.WRITE_BUFFER_SIZE));
