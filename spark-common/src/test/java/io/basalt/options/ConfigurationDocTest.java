@@ -10,8 +10,8 @@ import java.nio.file.Paths;
 import org.junit.jupiter.api.Test;
 
 /**
- * docs/configuration.md must list exactly the options the code declares. Regenerate with {@code
- * mvn -pl spark-common test -Dtest=ConfigurationDocTest -Dbasalt.docs.update=true}.
+ * docs/configuration.md must list exactly the options the code declares. Regenerate with {@code mvn
+ * -pl spark-common test -Dtest=ConfigurationDocTest -Dbasalt.docs.update=true}.
  */
 class ConfigurationDocTest {
   private static final Path DOC = Paths.get("..", "docs", "configuration.md");

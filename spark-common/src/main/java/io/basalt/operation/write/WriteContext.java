@@ -8,10 +8,7 @@ import io.basalt.table.FileStoreTable;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.spark.sql.types.StructType;
 
-/**
- * The settings every bucket writer of one write shares, derived from the table options once.
-
- */
+/** The settings every bucket writer of one write shares, derived from the table options once. */
 record WriteContext(
     Configuration conf,
     StructType rowType,
