@@ -85,6 +85,62 @@ public abstract class SparkTestBase {
     return warehouse.resolve(db + ".db").resolve(table);
   }
 
+  /** Paths of the regular files under {@code dir}, relative to it, with '/' separators, sorted. */
+  protected static List<String> filesUnder(Path dir) {
+    if (!Files.isDirectory(dir)) {
+      return List.of();
+    }
+    try (Stream<Path> files = Files.walk(dir)) {
+      return files
+          .filter(Files::isRegularFile)
+          .map(p -> dir.relativize(p).toString().replace('\\', '/'))
+          .filter(p -> !p.endsWith(".crc") && !p.contains("/."))
+          .sorted()
+          .toList();
+    } catch (IOException e) {
+      throw new UncheckedIOException("Failed to list " + dir, e);
+    }
+  }
+
+  /** Names of the directories directly inside {@code dir} starting with {@code prefix}, sorted. */
+  protected static List<String> dirsUnder(Path dir, String prefix) {
+    if (!Files.isDirectory(dir)) {
+      return List.of();
+    }
+    try (Stream<Path> files = Files.list(dir)) {
+      return files
+          .filter(Files::isDirectory)
+          .map(p -> p.getFileName().toString())
+          .filter(n -> n.startsWith(prefix))
+          .sorted()
+          .toList();
+    } catch (IOException e) {
+      throw new UncheckedIOException("Failed to list " + dir, e);
+    }
+  }
+
+  /** Names of the files directly in {@code dir} starting with {@code prefix}, sorted. */
+  protected static List<String> fileNames(Path dir, String prefix) {
+    if (!Files.isDirectory(dir)) {
+      return List.of();
+    }
+    try (Stream<Path> files = Files.list(dir)) {
+      return files
+          .filter(Files::isRegularFile)
+          .map(p -> p.getFileName().toString())
+          .filter(n -> n.startsWith(prefix))
+          .sorted()
+          .toList();
+    } catch (IOException e) {
+      throw new UncheckedIOException("Failed to list " + dir, e);
+    }
+  }
+
+  /** The data files ({@code .parquet}) under {@code dir}, relative paths, sorted. */
+  protected static List<String> dataFiles(Path dir) {
+    return filesUnder(dir).stream().filter(p -> p.endsWith(".parquet")).toList();
+  }
+
   protected static void deleteRecursively(Path path) {
     if (path == null || !Files.exists(path)) {
       return;
