@@ -1,5 +1,7 @@
 package io.basalt.operation.write;
 
+import io.basalt.BasaltException;
+import io.basalt.data.RowKind;
 import io.basalt.manifest.DataFileMeta;
 import java.util.List;
 import org.apache.hadoop.fs.Path;
@@ -15,6 +17,17 @@ final class AppendBucketWriter implements BucketWriter {
 
   @Override
   public void write(InternalRow row) {
+    files.write(row);
+  }
+
+  @Override
+  public void write(InternalRow row, RowKind kind) {
+    if (kind != RowKind.INSERT) {
+      throw new BasaltException(
+          "Append tables take only inserted rows, got a "
+              + kind.shortString()
+              + " row. Fix: define a primary key to update or delete rows.");
+    }
     files.write(row);
   }
 

@@ -1,5 +1,6 @@
 package io.basalt.operation.write;
 
+import io.basalt.data.RowKind;
 import io.basalt.manifest.DataFileMeta;
 import java.util.List;
 import org.apache.spark.sql.catalyst.InternalRow;
@@ -9,6 +10,12 @@ interface BucketWriter {
 
   /** Adds a table row; the row may be reused by the caller afterwards. */
   void write(InternalRow row);
+
+  /**
+   * Adds a table row of {@code kind}; the row may be reused by the caller afterwards. Only
+   * primary-key writers accept retractions.
+   */
+  void write(InternalRow row, RowKind kind);
 
   /** Bytes held in memory. */
   long memoryUsed();

@@ -35,8 +35,8 @@ final class KeyValueBucketWriter implements BucketWriter {
     keyValues.add(row, nextSequence++, RowKind.INSERT.value());
   }
 
-  /** Adds a row of another kind (a delete). */
-  void write(InternalRow row, RowKind kind) {
+  @Override
+  public void write(InternalRow row, RowKind kind) {
     keyValues.add(row, nextSequence++, kind.value());
   }
 

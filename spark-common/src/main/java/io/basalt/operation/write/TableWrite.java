@@ -5,6 +5,7 @@ import io.basalt.data.BinaryRow;
 import io.basalt.data.BinaryRowCodec;
 import io.basalt.data.ProjectedRow;
 import io.basalt.data.RowComparator;
+import io.basalt.data.RowKind;
 import io.basalt.fs.DataFilePaths;
 import io.basalt.manifest.DataFileMeta;
 import io.basalt.mergetree.KeyValueLayout;
@@ -85,8 +86,16 @@ public final class TableWrite implements AutoCloseable {
     return new ProjectedRow(types(schema, names).toArray(new DataType[0]), indices);
   }
 
-  /** Writes one table row; the caller may reuse {@code row} afterwards. */
+  /** Writes one table row as an insert; the caller may reuse {@code row} afterwards. */
   public void write(InternalRow row) {
+    write(row, RowKind.INSERT);
+  }
+
+  /**
+   * Writes one table row of {@code kind}: {@code -D} or {@code -U} retracts the row's key (only the
+   * key columns of {@code row} matter then). Append tables accept only {@code +I}.
+   */
+  public void write(InternalRow row, RowKind kind) {
     BinaryRow partition = partitionOf(row);
     int totalBuckets = state.totalBuckets(partition);
     int bucket =
@@ -99,7 +108,7 @@ public final class TableWrite implements AutoCloseable {
       writer = newWriter(partition, bucket);
     }
     long before = writer.memoryUsed();
-    writer.write(row);
+    writer.write(row, kind);
     state.addMemory(writer.memoryUsed() - before);
     if (state.memoryUsed() > context.writeBufferSize()) {
       flushLargest();
