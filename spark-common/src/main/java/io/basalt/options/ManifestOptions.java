@@ -27,6 +27,7 @@ public final class ManifestOptions {
           .intType()
           .defaultValue(30)
           .description(
-              "When a snapshot would reference at least this many manifests, they are all"
-                  + " merged into full-size ones, so the count stays bounded as commits accumulate.");
+              "When a snapshot would reference at least this many manifests, the small ones"
+                  + " (under half of manifest.target-file-size) are merged into full-size ones, so the"
+                  + " count stays bounded as commits accumulate.");
 }

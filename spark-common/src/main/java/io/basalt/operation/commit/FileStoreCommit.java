@@ -43,6 +43,7 @@ public final class FileStoreCommit {
   private final long minRetryWait;
   private final long maxRetryWait;
   private final int mergeMinCount;
+  private final long manifestTargetSize;
 
   public FileStoreCommit(FileStoreTable table, String commitUser) {
     this.table = table;
@@ -54,6 +55,7 @@ public final class FileStoreCommit {
     this.minRetryWait = options.get(CommitOptions.COMMIT_MIN_RETRY_WAIT);
     this.maxRetryWait = options.get(CommitOptions.COMMIT_MAX_RETRY_WAIT);
     this.mergeMinCount = options.get(ManifestOptions.MANIFEST_MERGE_MIN_COUNT);
+    this.manifestTargetSize = options.get(ManifestOptions.MANIFEST_TARGET_FILE_SIZE);
   }
 
   /**
@@ -223,7 +225,7 @@ public final class FileStoreCommit {
       previous.addAll(manifests.readManifestList(latest.baseManifestList()));
       previous.addAll(manifests.readManifestList(latest.deltaManifestList()));
     }
-    ManifestMerger merger = new ManifestMerger(manifests, mergeMinCount);
+    ManifestMerger merger = new ManifestMerger(manifests, mergeMinCount, manifestTargetSize);
     List<ManifestFileMeta> base;
     try {
       base = merger.merge(previous, table.schema().id(), "table " + table.name());

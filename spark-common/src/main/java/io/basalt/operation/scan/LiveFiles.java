@@ -5,7 +5,6 @@ import io.basalt.manifest.FileKind;
 import io.basalt.manifest.ManifestEntry;
 import io.basalt.manifest.ManifestEntry.FileIdentifier;
 import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -18,7 +17,7 @@ import java.util.Set;
  */
 public final class LiveFiles {
   private final Map<FileIdentifier, ManifestEntry> live = new LinkedHashMap<>();
-  private final Set<FileIdentifier> pendingDeletes = new HashSet<>();
+  private final Map<FileIdentifier, ManifestEntry> pendingDeletes = new LinkedHashMap<>();
   private final String context;
 
   /**
@@ -31,7 +30,7 @@ public final class LiveFiles {
   public void apply(ManifestEntry entry) {
     FileIdentifier id = entry.identifier();
     if (entry.kind() == FileKind.ADD) {
-      if (pendingDeletes.remove(id)) {
+      if (pendingDeletes.remove(id) != null) {
         return;
       }
       if (live.putIfAbsent(id, entry) != null) {
@@ -45,7 +44,7 @@ public final class LiveFiles {
                 + " is added twice");
       }
     } else if (live.remove(id) == null) {
-      pendingDeletes.add(id);
+      pendingDeletes.put(id, entry);
     }
   }
 
@@ -56,6 +55,14 @@ public final class LiveFiles {
 
   /** DELETE entries whose file was never added: present only in corrupt or merged-away history. */
   public Set<FileIdentifier> unmatchedDeletes() {
-    return Set.copyOf(pendingDeletes);
+    return Set.copyOf(pendingDeletes.keySet());
+  }
+
+  /**
+   * The DELETE entries whose file was not added in what was folded. When only some manifests are
+   * folded (a partial merge), these must be kept: their ADD lives in another manifest.
+   */
+  public List<ManifestEntry> unmatchedDeleteEntries() {
+    return new ArrayList<>(pendingDeletes.values());
   }
 }
