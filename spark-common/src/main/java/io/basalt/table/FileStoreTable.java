@@ -1,6 +1,7 @@
 package io.basalt.table;
 
 import io.basalt.BasaltException;
+import io.basalt.fs.DataFilePaths;
 import io.basalt.fs.FileIO;
 import io.basalt.fs.TablePaths;
 import io.basalt.manifest.ManifestFiles;
@@ -153,6 +154,12 @@ public final class FileStoreTable implements Serializable {
       fields.add(field.toStructField());
     }
     return new StructType(fields.toArray(new StructField[0]));
+  }
+
+  /** Where the data files of each (partition, bucket) live. */
+  public DataFilePaths dataFilePaths() {
+    return new DataFilePaths(
+        paths, partitionType(), options().get(TableOptions.PARTITION_DEFAULT_NAME));
   }
 
   public SnapshotManager snapshotManager() {

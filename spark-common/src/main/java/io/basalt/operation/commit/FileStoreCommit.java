@@ -10,7 +10,6 @@ import io.basalt.manifest.RollingManifestWriter;
 import io.basalt.options.CommitOptions;
 import io.basalt.options.ManifestOptions;
 import io.basalt.options.Options;
-import io.basalt.options.TableOptions;
 import io.basalt.predicate.Predicate;
 import io.basalt.snapshot.CommitKind;
 import io.basalt.snapshot.Snapshot;
@@ -106,11 +105,7 @@ public final class FileStoreCommit {
    * CommitStateUnknownException}: the snapshot may reference them.
    */
   public void abort(List<CommitMessage> messages) {
-    DataFilePaths dataPaths =
-        new DataFilePaths(
-            table.paths(),
-            table.partitionType(),
-            table.options().get(TableOptions.PARTITION_DEFAULT_NAME));
+    DataFilePaths dataPaths = table.dataFilePaths();
     for (CommitMessage message : messages) {
       for (DataFileMeta file : message.newFiles()) {
         table

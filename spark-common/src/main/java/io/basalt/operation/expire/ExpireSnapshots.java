@@ -6,7 +6,6 @@ import io.basalt.manifest.ManifestEntry;
 import io.basalt.manifest.ManifestEntry.FileIdentifier;
 import io.basalt.manifest.ManifestFileMeta;
 import io.basalt.manifest.ManifestFiles;
-import io.basalt.options.TableOptions;
 import io.basalt.snapshot.Snapshot;
 import io.basalt.snapshot.SnapshotManager;
 import io.basalt.table.FileStoreTable;
@@ -111,11 +110,7 @@ public final class ExpireSnapshots {
     } catch (IOException e) {
       throw new UncheckedIOException("Failed to delete expired snapshots of " + table.name(), e);
     }
-    DataFilePaths dataPaths =
-        new DataFilePaths(
-            table.paths(),
-            table.partitionType(),
-            table.options().get(TableOptions.PARTITION_DEFAULT_NAME));
+    DataFilePaths dataPaths = table.dataFilePaths();
     for (FileIdentifier id : candidates) {
       ManifestEntry entry = byId.get(id);
       table

@@ -6,7 +6,6 @@ import io.basalt.fs.DataFilePaths;
 import io.basalt.manifest.DataFileMeta;
 import io.basalt.mergetree.KeyValueLayout;
 import io.basalt.mergetree.MergeIterator;
-import io.basalt.options.TableOptions;
 import io.basalt.schema.DataField;
 import io.basalt.table.DataSplit;
 import io.basalt.table.FileStoreTable;
@@ -38,11 +37,7 @@ public final class SplitRead implements Serializable {
   public SplitRead(FileStoreTable table, StructType readType) {
     this.table = table;
     this.readType = withFieldIds(table, readType);
-    this.dataPaths =
-        new DataFilePaths(
-            table.paths(),
-            table.partitionType(),
-            table.options().get(TableOptions.PARTITION_DEFAULT_NAME));
+    this.dataPaths = table.dataFilePaths();
   }
 
   private static StructType withFieldIds(FileStoreTable table, StructType readType) {

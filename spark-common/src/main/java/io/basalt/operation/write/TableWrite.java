@@ -9,7 +9,6 @@ import io.basalt.data.RowKind;
 import io.basalt.fs.DataFilePaths;
 import io.basalt.manifest.DataFileMeta;
 import io.basalt.mergetree.KeyValueLayout;
-import io.basalt.options.TableOptions;
 import io.basalt.schema.DataField;
 import io.basalt.schema.TableSchema;
 import io.basalt.table.CommitMessage;
@@ -48,11 +47,7 @@ public final class TableWrite implements AutoCloseable {
   public TableWrite(FileStoreTable table, @Nullable Long baseSnapshotId, boolean overwrite) {
     this.table = table;
     this.context = WriteContext.of(table);
-    this.dataPaths =
-        new DataFilePaths(
-            table.paths(),
-            table.partitionType(),
-            table.options().get(TableOptions.PARTITION_DEFAULT_NAME));
+    this.dataPaths = table.dataFilePaths();
     this.state = new BucketState(table, baseSnapshotId, overwrite);
     this.layout = table.hasPrimaryKey() ? new KeyValueLayout(table.schema()) : null;
     this.configuredBuckets = table.bucketCount();
