@@ -185,10 +185,36 @@ public class SparkCatalog
       throw new NoSuchTableException(ident);
     }
     try {
-      return FileStoreTable.load(fileIO, tablePath(ident), tableName(ident));
+      return checkSchemaOfLatestSnapshot(
+          FileStoreTable.load(fileIO, tablePath(ident), tableName(ident)));
     } catch (TableNotFoundException e) {
       throw new NoSuchTableException(ident);
     }
+  }
+
+  /**
+   * Fails when the latest snapshot was written under a schema newer than the latest schema file:
+   * that schema file was lost, and reading or writing with an older schema would silently drop its
+   * options.
+   */
+  private static FileStoreTable checkSchemaOfLatestSnapshot(FileStoreTable table) {
+    table
+        .latestSnapshot()
+        .filter(snapshot -> snapshot.schemaId() > table.schema().id())
+        .ifPresent(
+            snapshot -> {
+              throw new BasaltException(
+                  String.format(
+                      "Table %s is damaged: snapshot %s was written with schema %s, but schema file"
+                          + " %s does not exist (the latest schema file is schema-%s). Fix: restore"
+                          + " the schema file from a backup.",
+                      table.name(),
+                      snapshot.id(),
+                      snapshot.schemaId(),
+                      table.paths().schemaFile(snapshot.schemaId()),
+                      table.schema().id()));
+            });
+    return table;
   }
 
   @Override

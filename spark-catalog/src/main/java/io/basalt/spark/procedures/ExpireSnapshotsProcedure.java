@@ -83,9 +83,11 @@ final class ExpireSnapshotsProcedure implements UnboundProcedure, BoundProcedure
         input.isNullAt(1)
             ? options.get(SnapshotOptions.SNAPSHOT_NUM_RETAINED_MAX)
             : input.getInt(1);
+    // an explicit retain_max below the table's minimum lowers the minimum with it
     int retainMin =
         input.isNullAt(2)
-            ? options.get(SnapshotOptions.SNAPSHOT_NUM_RETAINED_MIN)
+            ? Math.min(
+                options.get(SnapshotOptions.SNAPSHOT_NUM_RETAINED_MIN), Math.max(1, retainMax))
             : input.getInt(2);
     long olderThan =
         input.isNullAt(3)

@@ -203,7 +203,10 @@ public final class TableScan {
     private final boolean primaryKey;
     private final ScanFilters filters;
     @Nullable private final StatsView keyStats;
-    private final StatsView allValueStats;
+
+    /** Built on first use: files of tables with nested columns always name their stats columns. */
+    @Nullable private StatsView allValueStats;
+
     private final Map<List<String>, StatsView> subsetStats = new HashMap<>();
     private final TableSchema schema;
     private long planned;
@@ -215,7 +218,6 @@ public final class TableScan {
       this.primaryKey = table.hasPrimaryKey();
       this.filters = filters;
       this.keyStats = primaryKey ? new StatsView(columns(schema.trimmedPrimaryKeys())) : null;
-      this.allValueStats = new StatsView(schema.rowType());
     }
 
     private StructType columns(List<String> names) {
@@ -273,13 +275,20 @@ public final class TableScan {
           filters.key(), keyStats.decode(file.keyStats()), file.rowCount());
     }
 
+    private StatsView allValueStats() {
+      if (allValueStats == null) {
+        allValueStats = new StatsView(schema.rowType());
+      }
+      return allValueStats;
+    }
+
     private boolean valueMayMatch(DataFileMeta file) {
       if (filters.value() == null) {
         return true;
       }
       StatsView view =
           file.valueStatsCols() == null
-              ? allValueStats
+              ? allValueStats()
               : subsetStats.computeIfAbsent(
                   file.valueStatsCols(), cols -> new StatsView(columns(cols)));
       Function<String, ColumnStatistics> stats = view.decode(file.valueStats());
