@@ -1,6 +1,7 @@
 package io.basalt.mergetree;
 
 import io.basalt.BasaltException;
+import java.util.Comparator;
 import java.util.Iterator;
 import org.apache.spark.sql.catalyst.InternalRow;
 import org.apache.spark.sql.types.DataType;
@@ -20,6 +21,13 @@ public final class KeyValues {
   private final String tableName;
 
   public KeyValues(KeyValueLayout layout, String tableName) {
+    this(layout, tableName, SequenceOrder.bySequenceNumber(layout));
+  }
+
+  /**
+   * @param versionOrder orders versions of one key from oldest to newest (full file rows)
+   */
+  public KeyValues(KeyValueLayout layout, String tableName, Comparator<InternalRow> versionOrder) {
     this.layout = layout;
     this.tableName = tableName;
     StructType fileSchema = layout.fileSchema();
@@ -29,7 +37,7 @@ public final class KeyValues {
       types[i] = fields[i].dataType();
     }
     this.view = new KeyValueRow(layout, types);
-    this.buffer = new WriteBuffer(layout, fileSchema);
+    this.buffer = new WriteBuffer(layout, fileSchema, versionOrder);
     this.keyIndices = layout.keyIndicesInValue();
     this.keyNames = new String[keyIndices.length];
     for (int i = 0; i < keyIndices.length; i++) {

@@ -21,18 +21,33 @@ public final class MergeIterator implements CloseableIterator<InternalRow> {
   private final PriorityQueue<Head> heap;
   private final Comparator<InternalRow> keyOrder;
   private final int kindIndex;
+  private final boolean emitRetractions;
   private Head pending;
   private InternalRow next;
   private long mergedRows;
 
+  /** A merge ordering versions by sequence number that drops retracted keys. */
   public MergeIterator(List<CloseableIterator<InternalRow>> runs, KeyValueLayout layout) {
+    this(runs, layout, SequenceOrder.bySequenceNumber(layout), false);
+  }
+
+  /**
+   * @param versionOrder orders versions of one key from oldest to newest
+   * @param emitRetractions whether a key whose newest version is a retraction yields that
+   *     retraction (compaction into a level with older data below) or disappears (reads)
+   */
+  public MergeIterator(
+      List<CloseableIterator<InternalRow>> runs,
+      KeyValueLayout layout,
+      Comparator<InternalRow> versionOrder,
+      boolean emitRetractions) {
     this.runs = runs;
     this.keyOrder = layout.keyComparator();
     this.kindIndex = layout.kindIndex();
-    int sequenceIndex = layout.sequenceIndex();
+    this.emitRetractions = emitRetractions;
     Comparator<Head> order =
         Comparator.<Head, InternalRow>comparing(h -> h.row, keyOrder)
-            .thenComparingLong(h -> h.row.getLong(sequenceIndex));
+            .thenComparing(h -> h.row, versionOrder);
     this.heap = new PriorityQueue<>(Math.max(1, runs.size()), order);
     for (CloseableIterator<InternalRow> run : runs) {
       Head head = new Head(run);
@@ -70,7 +85,7 @@ public final class MergeIterator implements CloseableIterator<InternalRow> {
         top = heap.poll();
       }
       pending = top;
-      if (RowKind.isAdd(top.row.getByte(kindIndex))) {
+      if (emitRetractions || RowKind.isAdd(top.row.getByte(kindIndex))) {
         next = top.row;
         return true;
       }

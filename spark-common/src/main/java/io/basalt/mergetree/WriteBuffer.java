@@ -26,11 +26,10 @@ final class WriteBuffer {
   private final List<UnsafeRow> rows = new ArrayList<>();
   private long memory;
 
-  WriteBuffer(KeyValueLayout layout, StructType fileSchema) {
+  WriteBuffer(KeyValueLayout layout, StructType fileSchema, Comparator<InternalRow> versionOrder) {
     this.toUnsafe = UnsafeProjection.create(fileSchema);
     this.keyOrder = layout.keyComparator();
-    int sequenceIndex = layout.sequenceIndex();
-    this.order = keyOrder.thenComparingLong((InternalRow row) -> row.getLong(sequenceIndex));
+    this.order = keyOrder.thenComparing(versionOrder);
   }
 
   /** Copies {@code keyValue} into the buffer. */

@@ -13,6 +13,7 @@ public final class OptionRegistry {
       List.of(
           TableOptions.class,
           WriteOptions.class,
+          CompactionOptions.class,
           ManifestOptions.class,
           CommitOptions.class,
           SnapshotOptions.class);

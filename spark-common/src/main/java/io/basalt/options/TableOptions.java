@@ -52,4 +52,19 @@ public final class TableOptions {
           .stringType()
           .defaultValue("__DEFAULT_PARTITION__")
           .description("Directory name of the partition whose value is null or blank.");
+
+  public static final ConfigOption<String> SEQUENCE_FIELD =
+      ConfigOption.key("sequence.field")
+          .stringType()
+          .description(
+              "Comma-separated columns that order the versions of a key before the sequence"
+                  + " number does, so late-arriving older data never overwrites newer data.");
+
+  public static final ConfigOption<String> SEQUENCE_FIELD_SORT_ORDER =
+      ConfigOption.key("sequence.field.sort-order")
+          .enumType("ascending", "descending")
+          .defaultValue("ascending")
+          .description(
+              "ascending: the version with the largest sequence.field wins; descending: the"
+                  + " smallest wins.");
 }

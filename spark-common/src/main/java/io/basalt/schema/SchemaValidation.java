@@ -2,6 +2,7 @@ package io.basalt.schema;
 
 import io.basalt.BasaltException;
 import io.basalt.data.ValueComparators;
+import io.basalt.options.CompactionSettings;
 import io.basalt.options.Options;
 import io.basalt.options.TableOptions;
 import java.util.ArrayList;
@@ -55,6 +56,53 @@ public final class SchemaValidation {
     options.get(TableOptions.FILE_FORMAT);
     options.get(TableOptions.FILE_COMPRESSION);
     validateBuckets(schema, options, table);
+    CompactionSettings.of(options);
+    sequenceFields(schema, options, table);
+    options.get(TableOptions.SEQUENCE_FIELD_SORT_ORDER);
+  }
+
+  /**
+   * The columns of option {@code sequence.field}, checked: they exist, can be ordered, and the
+   * table has a primary key.
+   *
+   * @throws BasaltException naming the column and the option otherwise
+   */
+  public static List<String> sequenceFields(TableSchema schema, Options options, String table) {
+    List<String> fields = new ArrayList<>();
+    String configured = options.getOptional(TableOptions.SEQUENCE_FIELD).orElse("");
+    for (String raw : configured.split(",")) {
+      String name = raw.trim();
+      if (name.isEmpty()) {
+        continue;
+      }
+      DataField field = schema.field(name);
+      if (field == null) {
+        throw new BasaltException(
+            String.format(
+                "Column '%s' named in option '%s' does not exist in table %s; its columns are %s."
+                    + " Fix: name existing columns in '%s'.",
+                name,
+                TableOptions.SEQUENCE_FIELD.key(),
+                table,
+                columnNames(schema),
+                TableOptions.SEQUENCE_FIELD.key()));
+      }
+      if (!ValueComparators.isOrderable(field.type())) {
+        throw new BasaltException(
+            String.format(
+                "Column '%s' of table %s has type %s, which cannot be a '%s': use a numeric,"
+                    + " string, date or timestamp column.",
+                name, table, field.type().simpleString(), TableOptions.SEQUENCE_FIELD.key()));
+      }
+      fields.add(name);
+    }
+    if (!fields.isEmpty() && !schema.hasPrimaryKey()) {
+      throw new BasaltException(
+          String.format(
+              "Option '%s' needs a primary-key table; %s has no primary key.",
+              TableOptions.SEQUENCE_FIELD.key(), table));
+    }
+    return fields;
   }
 
   private static void validateBuckets(TableSchema schema, Options options, String table) {

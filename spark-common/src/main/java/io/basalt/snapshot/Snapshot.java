@@ -40,6 +40,12 @@ public record Snapshot(
   /** The commit identifier of batch writes, which are never deduplicated. */
   public static final long BATCH_COMMIT_IDENTIFIER = Long.MAX_VALUE;
 
+  /**
+   * Basalt's marker in {@link #properties} of a COMPACT snapshot whose compactions all wrote the
+   * top level (full compactions); {@code full-compaction.delta-commits} counts from it.
+   */
+  public static final String FULL_COMPACTION_PROPERTY = "basalt.full-compaction";
+
   public Snapshot {
     Check.argument(id >= 1, "Invalid snapshot id %s", id);
     Check.notNull(baseManifestList, "baseManifestList");

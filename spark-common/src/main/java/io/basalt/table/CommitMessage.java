@@ -6,15 +6,36 @@ import java.io.Serializable;
 import java.util.List;
 
 /**
- * What one bucket writer produced in a write: new files of a (partition, bucket), handed from a
- * task to the driver's commit.
+ * What one bucket writer produced in a write, handed from a task to the driver's commit: new files
+ * of a (partition, bucket), and the files a compaction replaced and wrote.
  *
  * @param totalBuckets the bucket count the files were written with
+ * @param newFiles level-0 files with new rows (an APPEND)
+ * @param compactBefore files a compaction rewrote (a COMPACT deletes them)
+ * @param compactAfter files a compaction wrote (a COMPACT adds them)
  */
 public record CommitMessage(
-    BinaryRow partition, int bucket, int totalBuckets, List<DataFileMeta> newFiles)
+    BinaryRow partition,
+    int bucket,
+    int totalBuckets,
+    List<DataFileMeta> newFiles,
+    List<DataFileMeta> compactBefore,
+    List<DataFileMeta> compactAfter)
     implements Serializable {
   public CommitMessage {
     newFiles = List.copyOf(newFiles);
+    compactBefore = List.copyOf(compactBefore);
+    compactAfter = List.copyOf(compactAfter);
+  }
+
+  /** A message with new files only. */
+  public CommitMessage(
+      BinaryRow partition, int bucket, int totalBuckets, List<DataFileMeta> newFiles) {
+    this(partition, bucket, totalBuckets, newFiles, List.of(), List.of());
+  }
+
+  /** Whether a compaction changed anything. */
+  public boolean hasCompaction() {
+    return !compactBefore.isEmpty() || !compactAfter.isEmpty();
   }
 }

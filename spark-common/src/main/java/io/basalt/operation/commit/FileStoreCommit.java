@@ -8,6 +8,7 @@ import io.basalt.manifest.ManifestFileMeta;
 import io.basalt.manifest.ManifestFiles;
 import io.basalt.manifest.RollingManifestWriter;
 import io.basalt.options.CommitOptions;
+import io.basalt.options.CompactionSettings;
 import io.basalt.options.ManifestOptions;
 import io.basalt.options.Options;
 import io.basalt.predicate.Predicate;
@@ -26,6 +27,8 @@ import java.util.Set;
 import java.util.concurrent.ThreadLocalRandom;
 import javax.annotation.Nullable;
 import org.apache.hadoop.fs.Path;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Publishes the files of a write as a new snapshot with optimistic concurrency: each attempt builds
@@ -34,6 +37,8 @@ import org.apache.hadoop.fs.Path;
  * earlier attempt of the same (commit user, identifier) already landed, so commits are idempotent.
  */
 public final class FileStoreCommit {
+  private static final Logger LOG = LoggerFactory.getLogger(FileStoreCommit.class);
+
   private final FileStoreTable table;
   private final String commitUser;
   private final SnapshotManager snapshots;
@@ -65,10 +70,108 @@ public final class FileStoreCommit {
    */
   public OptionalLong commit(List<CommitMessage> messages, long identifier) {
     List<ManifestEntry> adds = addEntries(messages);
-    if (adds.isEmpty()) {
+    OptionalLong appended =
+        adds.isEmpty()
+            ? OptionalLong.empty()
+            : tryCommit(CommitKind.APPEND, identifier, latest -> adds, null);
+    if (compactEntries(messages).isEmpty()) {
+      return appended;
+    }
+    try {
+      OptionalLong compacted = commitCompaction(messages, identifier);
+      return compacted.isPresent() ? compacted : appended;
+    } catch (CommitConflictException e) {
+      // the new rows are committed; only the writers' compactions lost a race, and their output
+      // files were deleted: the next compaction will pick the runs up again
+      LOG.warn("Compaction of table {} was not committed: {}", table.name(), e.getMessage());
+      return appended;
+    }
+  }
+
+  /**
+   * Commits only the compactions of {@code messages} as a COMPACT snapshot, after checking that the
+   * files they replace are still live. On a conflict the compactions' output files are deleted and
+   * {@link CommitConflictException} is thrown; nothing is committed.
+   */
+  public OptionalLong commitCompaction(List<CommitMessage> messages, long identifier) {
+    List<ManifestEntry> changes = compactEntries(messages);
+    if (changes.isEmpty()) {
       return OptionalLong.empty();
     }
-    return tryCommit(CommitKind.APPEND, identifier, latest -> adds);
+    ConflictDetector detector = new ConflictDetector(table);
+    try {
+      return tryCommit(
+          CommitKind.COMPACT,
+          identifier,
+          latest -> {
+            if (latest == null) {
+              throw new CommitConflictException(
+                  "Compaction of table " + table.name() + " found no snapshot to compact");
+            }
+            detector.check(latest, changes);
+            return changes;
+          },
+          isFullCompaction(messages) ? Map.of(Snapshot.FULL_COMPACTION_PROPERTY, "true") : null);
+    } catch (CommitConflictException e) {
+      deleteCompactionOutput(messages);
+      throw e;
+    }
+  }
+
+  private boolean isFullCompaction(List<CommitMessage> messages) {
+    int maxLevel = CompactionSettings.of(table.options()).maxLevel();
+    for (CommitMessage message : messages) {
+      for (DataFileMeta file : message.compactAfter()) {
+        if (file.level() != maxLevel) {
+          return false;
+        }
+      }
+    }
+    return true;
+  }
+
+  private void deleteCompactionOutput(List<CommitMessage> messages) {
+    DataFilePaths dataPaths = table.dataFilePaths();
+    for (CommitMessage message : messages) {
+      Set<String> kept = new java.util.HashSet<>();
+      for (DataFileMeta file : message.newFiles()) {
+        kept.add(file.fileName());
+      }
+      for (DataFileMeta file : message.compactBefore()) {
+        kept.add(file.fileName()); // an upgraded file keeps its name: it is still referenced
+      }
+      for (DataFileMeta file : message.compactAfter()) {
+        if (!kept.contains(file.fileName())) {
+          table
+              .fileIO()
+              .delete(
+                  new Path(
+                      dataPaths.bucketDir(message.partition(), message.bucket()), file.fileName()),
+                  false);
+        }
+      }
+    }
+  }
+
+  private static List<ManifestEntry> compactEntries(List<CommitMessage> messages) {
+    List<ManifestEntry> entries = new ArrayList<>();
+    for (CommitMessage message : messages) {
+      for (DataFileMeta file : message.compactBefore()) {
+        entries.add(
+            new ManifestEntry(
+                FileKind.DELETE,
+                message.partition(),
+                message.bucket(),
+                message.totalBuckets(),
+                file));
+      }
+      for (DataFileMeta file : message.compactAfter()) {
+        entries.add(
+            new ManifestEntry(
+                FileKind.ADD, message.partition(), message.bucket(), message.totalBuckets(), file));
+      }
+    }
+    return entries;
   }
 
   /**
@@ -90,14 +193,15 @@ public final class FileStoreCommit {
     return tryCommit(
         CommitKind.OVERWRITE,
         identifier,
-        latest -> {
+        (Snapshot latest) -> {
           List<ManifestEntry> changes = new ArrayList<>();
           if (latest != null) {
             changes.addAll(deletesFor(latest, partitionFilter, dynamic, adds));
           }
           changes.addAll(adds);
           return changes;
-        });
+        },
+        null);
   }
 
   /**
@@ -105,6 +209,7 @@ public final class FileStoreCommit {
    * CommitStateUnknownException}: the snapshot may reference them.
    */
   public void abort(List<CommitMessage> messages) {
+    deleteCompactionOutput(messages);
     DataFilePaths dataPaths = table.dataFilePaths();
     for (CommitMessage message : messages) {
       for (DataFileMeta file : message.newFiles()) {
@@ -152,17 +257,19 @@ public final class FileStoreCommit {
     List<ManifestEntry> against(@Nullable Snapshot latest);
   }
 
-  private OptionalLong tryCommit(CommitKind kind, long identifier, Changes changes) {
+  private OptionalLong tryCommit(
+      CommitKind kind, long identifier, Changes changes, @Nullable Map<String, String> properties) {
     OptionalLong firstSeen = snapshots.latestSnapshotId();
     for (int attempt = 0; ; attempt++) {
       Optional<Snapshot> latest = snapshots.latestSnapshot();
-      if (committedBefore(latest.orElse(null), firstSeen, identifier)) {
+      if (committedBefore(latest.orElse(null), firstSeen, identifier, kind)) {
         return OptionalLong.empty();
       }
       Attempt attemptFiles = new Attempt();
       Snapshot snapshot;
       try {
-        snapshot = prepare(kind, identifier, latest.orElse(null), changes, attemptFiles);
+        snapshot =
+            prepare(kind, identifier, latest.orElse(null), changes, attemptFiles, properties);
       } catch (RuntimeException e) {
         attemptFiles.cleanup(manifests);
         throw e;
@@ -200,7 +307,12 @@ public final class FileStoreCommit {
   }
 
   private Snapshot prepare(
-      CommitKind kind, long identifier, @Nullable Snapshot latest, Changes changes, Attempt files) {
+      CommitKind kind,
+      long identifier,
+      @Nullable Snapshot latest,
+      Changes changes,
+      Attempt files,
+      @Nullable Map<String, String> properties) {
     List<ManifestEntry> delta = changes.against(latest);
     RollingManifestWriter writer = manifests.newManifestWriter(table.schema().id());
     List<ManifestFileMeta> deltaMetas;
@@ -229,7 +341,7 @@ public final class FileStoreCommit {
     }
     ManifestFiles.WrittenList baseList = manifests.writeManifestList(base);
     files.names.add(baseList.fileName());
-    return newSnapshot(kind, identifier, latest, delta, baseList, deltaList);
+    return newSnapshot(kind, identifier, latest, delta, baseList, deltaList, properties);
   }
 
   private Snapshot newSnapshot(
@@ -238,7 +350,8 @@ public final class FileStoreCommit {
       @Nullable Snapshot latest,
       List<ManifestEntry> delta,
       ManifestFiles.WrittenList baseList,
-      ManifestFiles.WrittenList deltaList) {
+      ManifestFiles.WrittenList deltaList,
+      @Nullable Map<String, String> properties) {
     long deltaRecords = 0;
     for (ManifestEntry entry : delta) {
       long rows = entry.file().rowCount();
@@ -268,7 +381,7 @@ public final class FileStoreCommit {
         0L,
         latest == null ? null : latest.watermark(),
         latest != null && latest.schemaId() == schemaId ? latest.statistics() : null,
-        null,
+        properties,
         latest == null || latest.nextRowId() == null ? 0L : latest.nextRowId());
   }
 
@@ -278,7 +391,7 @@ public final class FileStoreCommit {
    * snapshot.
    */
   private boolean committedBefore(
-      @Nullable Snapshot latest, OptionalLong firstSeen, long identifier) {
+      @Nullable Snapshot latest, OptionalLong firstSeen, long identifier, CommitKind kind) {
     if (latest == null) {
       return false;
     }
@@ -288,10 +401,16 @@ public final class FileStoreCommit {
             : snapshots.earliestSnapshotId().orElse(1) - 1;
     for (long id = latest.id(); id > stop; id--) {
       Snapshot snapshot = id == latest.id() ? latest : snapshots.snapshot(id);
-      if (snapshot.commitUser().equals(commitUser)) {
-        return identifier == Snapshot.BATCH_COMMIT_IDENTIFIER
-            ? snapshot.commitIdentifier() == identifier
-            : snapshot.commitIdentifier() >= identifier;
+      if (!snapshot.commitUser().equals(commitUser)) {
+        continue;
+      }
+      if (snapshot.commitIdentifier() == identifier && snapshot.commitKind() == kind) {
+        return true;
+      }
+      if (identifier != Snapshot.BATCH_COMMIT_IDENTIFIER
+          && snapshot.commitIdentifier() != identifier) {
+        // this user's newest snapshot of another identifier decides: newer means we landed
+        return snapshot.commitIdentifier() > identifier;
       }
     }
     return false;

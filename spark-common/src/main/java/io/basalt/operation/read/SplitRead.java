@@ -6,6 +6,9 @@ import io.basalt.fs.DataFilePaths;
 import io.basalt.manifest.DataFileMeta;
 import io.basalt.mergetree.KeyValueLayout;
 import io.basalt.mergetree.MergeIterator;
+import io.basalt.mergetree.SequenceOrder;
+import io.basalt.mergetree.compact.LevelSortedRun;
+import io.basalt.mergetree.compact.Levels;
 import io.basalt.schema.DataField;
 import io.basalt.table.DataSplit;
 import io.basalt.table.FileStoreTable;
@@ -59,27 +62,21 @@ public final class SplitRead implements Serializable {
       return new ConcatIterator(split.files(), file -> open(split, file, readType));
     }
     KeyValueLayout layout = new KeyValueLayout(table.schema());
+    SequenceOrder sequence = SequenceOrder.of(table.schema(), table.options(), table.name());
     List<DataField> values = new ArrayList<>();
     for (StructField field : readType.fields()) {
       values.add(table.schema().field(field.name()));
     }
-    StructType kvType = layout.schemaWithValues(values);
-    List<CloseableIterator<InternalRow>> runs = new ArrayList<>();
-    try {
-      for (DataFileMeta file : split.files()) {
-        runs.add(open(split, file, kvType));
+    // sequence fields decide the merge even when the query does not select them
+    for (String name : sequence.fields()) {
+      if (!List.of(readType.fieldNames()).contains(name)) {
+        values.add(table.schema().field(name));
       }
-    } catch (RuntimeException e) {
-      for (CloseableIterator<InternalRow> run : runs) {
-        try {
-          run.close();
-        } catch (RuntimeException suppressed) {
-          e.addSuppressed(suppressed);
-        }
-      }
-      throw e;
     }
-    MergeIterator merged = new MergeIterator(runs, layout);
+    StructType kvType = layout.schemaWithValues(values);
+    MergeIterator merged =
+        new MergeIterator(
+            openRuns(split, layout, kvType), layout, sequence.comparator(layout, values), false);
     DataType[] types = new DataType[readType.size()];
     for (int i = 0; i < types.length; i++) {
       types[i] = readType.fields()[i].dataType();
@@ -101,6 +98,24 @@ public final class SplitRead implements Serializable {
         merged.close();
       }
     };
+  }
+
+  /**
+   * Opens the sorted runs of a bucket's files, each as one stream of key-value rows of {@code
+   * kvType}: a level-0 file alone, a higher level's files one after another in key order.
+   */
+  public List<CloseableIterator<InternalRow>> openRuns(
+      DataSplit split, KeyValueLayout layout, StructType kvType) {
+    int maxLevel = 1;
+    for (DataFileMeta file : split.files()) {
+      maxLevel = Math.max(maxLevel, file.level());
+    }
+    Levels levels = new Levels(layout.keyTypes(), maxLevel + 1, split.files());
+    List<CloseableIterator<InternalRow>> runs = new ArrayList<>();
+    for (LevelSortedRun run : levels.sortedRuns()) {
+      runs.add(new ConcatIterator(run.run().files(), file -> open(split, file, kvType)));
+    }
+    return runs;
   }
 
   /** The full path of {@code file} of {@code split}. */

@@ -133,13 +133,22 @@ public final class TableScan {
       return new Plan(snapshot, splits, metrics);
     }
 
+    /**
+     * A primary-key split reads without merging when its files form one sorted run (one file, or
+     * all files in the same level above 0) and hold no retractions.
+     */
     private boolean rawConvertible(List<DataFileMeta> files) {
       if (!table.hasPrimaryKey()) {
         return true;
       }
-      return files.size() == 1
-          && files.get(0).deleteRowCount() != null
-          && files.get(0).deleteRowCount() == 0;
+      int level = files.get(0).level();
+      for (DataFileMeta file : files) {
+        boolean oneRun = files.size() == 1 || (level > 0 && file.level() == level);
+        if (!oneRun || file.deleteRowCount() == null || file.deleteRowCount() != 0) {
+          return false;
+        }
+      }
+      return true;
     }
 
     List<ManifestEntry> readLiveEntries() {

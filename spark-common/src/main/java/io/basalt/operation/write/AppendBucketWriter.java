@@ -3,16 +3,40 @@ package io.basalt.operation.write;
 import io.basalt.BasaltException;
 import io.basalt.data.RowKind;
 import io.basalt.manifest.DataFileMeta;
+import io.basalt.options.CompactionSettings;
+import java.util.ArrayList;
 import java.util.List;
-import org.apache.hadoop.fs.Path;
+import javax.annotation.Nullable;
 import org.apache.spark.sql.catalyst.InternalRow;
 
-/** The writer of one bucket of an append table: rows go straight to rolling files. */
+/**
+ * The writer of one bucket of an append table: rows go straight to rolling files; at the end of the
+ * write, small files of the bucket are merged when enough have piled up.
+ */
 final class AppendBucketWriter implements BucketWriter {
   private final RollingDataFileWriter files;
+  private final KeyValueBucketWriter.Target target;
+  private final List<DataFileMeta> existingFiles;
+  @Nullable private final AppendCompactRewriter rewriter;
+  private final CompactionSettings settings;
+  private final long targetFileSize;
+  private final org.apache.hadoop.conf.Configuration conf;
+  private List<DataFileMeta> compactAfter = List.of();
 
-  AppendBucketWriter(WriteContext context, Path bucketDir, long firstSequence) {
-    this.files = new RollingDataFileWriter(context, bucketDir, 0, null, firstSequence);
+  AppendBucketWriter(
+      WriteContext context,
+      KeyValueBucketWriter.Target target,
+      List<DataFileMeta> existingFiles,
+      long firstSequence,
+      @Nullable AppendCompactRewriter rewriter,
+      CompactionSettings settings) {
+    this.files = new RollingDataFileWriter(context, target.bucketDir(), 0, null, firstSequence);
+    this.target = target;
+    this.existingFiles = existingFiles;
+    this.rewriter = rewriter;
+    this.settings = settings;
+    this.targetFileSize = context.targetFileSize();
+    this.conf = context.conf();
   }
 
   @Override
@@ -40,12 +64,35 @@ final class AppendBucketWriter implements BucketWriter {
   public void flush() {}
 
   @Override
-  public List<DataFileMeta> finish() {
-    return files.finish();
+  public Result finish(boolean fullCompaction) {
+    List<DataFileMeta> newFiles = files.finish();
+    if (rewriter == null) {
+      return new Result(newFiles, List.of(), List.of());
+    }
+    List<DataFileMeta> all = new ArrayList<>(existingFiles);
+    all.addAll(newFiles);
+    List<DataFileMeta> picked =
+        AppendCompaction.pick(
+            all, fullCompaction, targetFileSize, settings.minFileNum(), settings.maxFileNum());
+    if (picked.isEmpty()) {
+      return new Result(newFiles, List.of(), List.of());
+    }
+    compactAfter =
+        rewriter.rewrite(target.partition(), target.bucket(), target.totalBuckets(), picked);
+    return new Result(newFiles, picked, compactAfter);
   }
 
   @Override
   public void abort() {
     files.abort();
+    for (DataFileMeta file : compactAfter) {
+      org.apache.hadoop.fs.Path path =
+          new org.apache.hadoop.fs.Path(target.bucketDir(), file.fileName());
+      try {
+        path.getFileSystem(conf).delete(path, false);
+      } catch (java.io.IOException e) {
+        throw new java.io.UncheckedIOException("Failed to delete compaction output " + path, e);
+      }
+    }
   }
 }

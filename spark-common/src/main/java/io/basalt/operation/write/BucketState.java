@@ -1,9 +1,13 @@
 package io.basalt.operation.write;
 
 import io.basalt.data.BinaryRow;
+import io.basalt.manifest.DataFileMeta;
 import io.basalt.manifest.ManifestEntry;
+import io.basalt.options.CompactionSettings;
+import io.basalt.snapshot.CommitKind;
 import io.basalt.snapshot.Snapshot;
 import io.basalt.table.FileStoreTable;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -34,9 +38,48 @@ final class BucketState {
     return partition(partition).totalBuckets;
   }
 
+  /** The live files of a bucket in the base snapshot; none for an overwrite. */
+  List<DataFileMeta> files(BinaryRow partition, int bucket) {
+    if (overwrite) {
+      return List.of();
+    }
+    return partition(partition).files.getOrDefault(bucket, List.of());
+  }
+
   long nextSequence(BinaryRow partition, int bucket) {
     Long max = partition(partition).maxSequence.get(bucket);
     return max == null ? 0 : max + 1;
+  }
+
+  /**
+   * Whether this write should compact its buckets fully: {@code full-compaction.delta-commits} is
+   * set and, counting this one, that many data commits happened since the last full compaction (a
+   * COMPACT snapshot marked {@link Snapshot#FULL_COMPACTION_PROPERTY}).
+   */
+  boolean fullCompactionDue(CompactionSettings settings) {
+    Integer every = settings.fullCompactionDeltaCommits();
+    if (every == null || settings.writeOnly()) {
+      return false;
+    }
+    int commits = 1; // this one
+    int steps = 0;
+    for (Snapshot snapshot = base;
+        snapshot != null && commits < every && steps < 4 * every;
+        snapshot = previous(snapshot), steps++) {
+      if (snapshot.commitKind() != CommitKind.COMPACT) {
+        commits++;
+      } else if (snapshot.properties() != null
+          && "true".equals(snapshot.properties().get(Snapshot.FULL_COMPACTION_PROPERTY))) {
+        break;
+      }
+    }
+    return commits >= every;
+  }
+
+  @Nullable
+  private Snapshot previous(Snapshot snapshot) {
+    long id = snapshot.id() - 1;
+    return table.snapshotManager().exists(id) ? table.snapshotManager().snapshot(id) : null;
   }
 
   void addMemory(long delta) {
@@ -65,6 +108,7 @@ final class BucketState {
     List<ManifestEntry> entries = table.newScan().withPartition(partition).liveEntries(base);
     for (ManifestEntry entry : entries) {
       state.maxSequence.merge(entry.bucket(), entry.file().maxSequenceNumber(), Math::max);
+      state.files.computeIfAbsent(entry.bucket(), b -> new ArrayList<>()).add(entry.file());
       if (!overwrite) {
         // the partition keeps the bucket count its files were written with
         state.totalBuckets = entry.totalBuckets();
@@ -76,5 +120,6 @@ final class BucketState {
   private static final class Partition {
     private int totalBuckets;
     private final Map<Integer, Long> maxSequence = new HashMap<>();
+    private final Map<Integer, List<DataFileMeta>> files = new HashMap<>();
   }
 }

@@ -23,9 +23,18 @@ interface BucketWriter {
   /** Writes buffered rows out as a file, freeing memory. */
   void flush();
 
-  /** Flushes and returns every file written. */
-  List<DataFileMeta> finish();
+  /**
+   * Flushes, compacts when due ({@code fullCompaction} forces everything into one run), and returns
+   * what the write changed.
+   */
+  Result finish(boolean fullCompaction);
 
   /** Deletes every file written. */
   void abort();
+
+  /** The files a bucket writer added, and the ones its compactions replaced and wrote. */
+  record Result(
+      List<DataFileMeta> newFiles,
+      List<DataFileMeta> compactBefore,
+      List<DataFileMeta> compactAfter) {}
 }

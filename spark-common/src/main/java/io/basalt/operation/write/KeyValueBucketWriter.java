@@ -1,38 +1,71 @@
 package io.basalt.operation.write;
 
+import io.basalt.data.BinaryRow;
 import io.basalt.data.RowKind;
 import io.basalt.manifest.DataFileMeta;
 import io.basalt.mergetree.KeyValueLayout;
 import io.basalt.mergetree.KeyValues;
+import io.basalt.mergetree.compact.Levels;
+import io.basalt.mergetree.compact.UniversalCompaction;
+import io.basalt.options.CompactionSettings;
+import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.Iterator;
 import java.util.List;
+import javax.annotation.Nullable;
 import org.apache.hadoop.fs.Path;
 import org.apache.spark.sql.catalyst.InternalRow;
 
 /**
  * The writer of one primary-key bucket: stamps each row with the bucket's next sequence number,
- * buffers it, and flushes the buffer, sorted and deduplicated, as level-0 files.
+ * buffers it, flushes the buffer, sorted and deduplicated, as a level-0 file, and compacts the
+ * bucket's sorted runs when they reach the trigger. Compaction runs in the writer's thread, so a
+ * writer waits for it instead of piling up runs.
  */
 final class KeyValueBucketWriter implements BucketWriter {
   private final KeyValues keyValues;
   private final RollingDataFileWriter files;
+  private final Levels levels;
+  private final UniversalCompaction picker;
+  @Nullable private final BucketCompaction compaction;
+  private final List<DataFileMeta> newFiles = new ArrayList<>();
   private long nextSequence;
   private int flushes;
 
   KeyValueBucketWriter(
       WriteContext context,
       KeyValueLayout layout,
-      Path bucketDir,
+      Comparator<InternalRow> versionOrder,
+      CompactionSettings compaction,
+      @Nullable CompactRewriter rewriter,
+      Target target,
+      List<DataFileMeta> existingFiles,
       long firstSequence,
       String tableName) {
-    this.keyValues = new KeyValues(layout, tableName);
-    this.files = new RollingDataFileWriter(context, bucketDir, 0, layout, firstSequence);
+    this.keyValues = new KeyValues(layout, tableName, versionOrder);
+    this.files = new RollingDataFileWriter(context, target.bucketDir(), 0, layout, firstSequence);
+    this.levels = new Levels(layout.keyTypes(), compaction.numLevels(), existingFiles);
+    this.picker = new UniversalCompaction(compaction);
+    this.compaction =
+        rewriter == null
+            ? null
+            : new BucketCompaction(
+                rewriter,
+                levels,
+                target.partition(),
+                target.bucket(),
+                target.totalBuckets(),
+                target.bucketDir(),
+                context.conf());
     this.nextSequence = firstSequence;
   }
 
+  /** Where a bucket writer writes. */
+  record Target(BinaryRow partition, int bucket, int totalBuckets, Path bucketDir) {}
+
   @Override
   public void write(InternalRow row) {
-    keyValues.add(row, nextSequence++, RowKind.INSERT.value());
+    write(row, RowKind.INSERT);
   }
 
   @Override
@@ -55,9 +88,19 @@ final class KeyValueBucketWriter implements BucketWriter {
       files.write(sorted.next());
     }
     // each flush is its own sorted run: close the file so runs never share one
-    files.finish();
+    List<DataFileMeta> all = files.finish();
+    List<DataFileMeta> flushed = all.subList(newFiles.size(), all.size());
     keyValues.clear();
     flushes++;
+    levels.update(List.of(), flushed);
+    newFiles.addAll(flushed);
+    compactWhileDue();
+  }
+
+  private void compactWhileDue() {
+    if (compaction != null) { // write-only writers leave compaction to a separate job
+      compaction.compactWhileDue(picker);
+    }
   }
 
   /** How many times the buffer was flushed. */
@@ -66,14 +109,23 @@ final class KeyValueBucketWriter implements BucketWriter {
   }
 
   @Override
-  public List<DataFileMeta> finish() {
+  public Result finish(boolean fullCompaction) {
     flush();
-    return files.finish();
+    if (compaction == null) {
+      return new Result(List.copyOf(newFiles), List.of(), List.of());
+    }
+    if (fullCompaction) {
+      compaction.full();
+    }
+    return new Result(List.copyOf(newFiles), compaction.before(), compaction.after());
   }
 
   @Override
   public void abort() {
     keyValues.clear();
     files.abort();
+    if (compaction != null) {
+      compaction.abort();
+    }
   }
 }

@@ -19,6 +19,7 @@ import javax.annotation.Nullable;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.Path;
 import org.apache.spark.sql.catalyst.InternalRow;
+import org.apache.spark.sql.catalyst.expressions.UnsafeProjection;
 import org.apache.spark.sql.types.DataType;
 import org.apache.spark.sql.types.StructField;
 import org.apache.spark.sql.types.StructType;
@@ -30,7 +31,7 @@ import org.apache.spark.sql.types.StructType;
  * <p>For key-value files the first and last rows give the min and max key, so rows must arrive
  * sorted, and the last row passed must stay valid until the next call (the write buffer's rows do).
  */
-final class RollingDataFileWriter {
+public final class RollingDataFileWriter {
   private static final int SIZE_CHECK_INTERVAL = 1000;
 
   private final Configuration conf;
@@ -44,6 +45,8 @@ final class RollingDataFileWriter {
   @Nullable private final KeyValueLayout layout;
   @Nullable private final BinaryRowCodec keyCodec;
   @Nullable private final ProjectedRow keyView;
+  @Nullable private final UnsafeProjection keyCopy;
+  private final int fileSource;
   @Nullable private final StatsConverter keyStats;
   private final StatsConverter valueStats;
   private final List<DataFileMeta> written = new ArrayList<>();
@@ -54,7 +57,7 @@ final class RollingDataFileWriter {
   private String fileName;
   private int fileCounter;
   private BinaryRow minKey;
-  private InternalRow lastRow;
+  private InternalRow lastKey;
   private long minSequence;
   private long maxSequence;
   private long deleteRows;
@@ -66,6 +69,17 @@ final class RollingDataFileWriter {
       int level,
       @Nullable KeyValueLayout layout,
       long firstSequence) {
+    this(context, bucketDir, level, layout, firstSequence, DataFileMeta.SOURCE_APPEND);
+  }
+
+  RollingDataFileWriter(
+      WriteContext context,
+      Path bucketDir,
+      int level,
+      @Nullable KeyValueLayout layout,
+      long firstSequence,
+      int fileSource) {
+    this.fileSource = fileSource;
     this.conf = context.conf();
     this.bucketDir = bucketDir;
     // a fresh uuid per writer: file names are unique across buckets, not just within one
@@ -86,6 +100,7 @@ final class RollingDataFileWriter {
         indices[i] = i;
       }
       this.keyView = new ProjectedRow(keyTypes.toArray(new DataType[0]), indices);
+      this.keyCopy = UnsafeProjection.create(keyType);
       this.keyStats = new StatsConverter(keyType, 0, false);
       this.valueStats =
           new StatsConverter(
@@ -95,6 +110,7 @@ final class RollingDataFileWriter {
     } else {
       this.keyCodec = null;
       this.keyView = null;
+      this.keyCopy = null;
       this.keyStats = null;
       this.valueStats = new StatsConverter(fileSchema, 0, true);
     }
@@ -119,7 +135,7 @@ final class RollingDataFileWriter {
       if (!RowKind.isAdd(row.getByte(layout.kindIndex()))) {
         deleteRows++;
       }
-      lastRow = row;
+      lastKey = keyCopy.apply(keyView.replace(row));
     } else {
       maxSequence = nextAppendSequence++;
     }
@@ -184,8 +200,7 @@ final class RollingDataFileWriter {
     WrittenFile file = writer.finish();
     writer = null;
     writtenPaths.add(path);
-    BinaryRow maxKey =
-        layout == null ? BinaryRow.EMPTY : keyCodec.toBinary(keyView.replace(lastRow));
+    BinaryRow maxKey = layout == null ? BinaryRow.EMPTY : keyCodec.toBinary(lastKey);
     SimpleStats keys = keyStats == null ? SimpleStats.EMPTY : keyStats.convert(file.stats());
     written.add(
         DataFileMeta.newFile(
@@ -201,8 +216,8 @@ final class RollingDataFileWriter {
             schemaId,
             level,
             deleteRows,
-            DataFileMeta.SOURCE_APPEND,
+            fileSource,
             valueStats.statsColumns()));
-    lastRow = null;
+    lastKey = null;
   }
 }

@@ -7,13 +7,15 @@ import io.basalt.data.ProjectedRow;
 import io.basalt.data.RowComparator;
 import io.basalt.data.RowKind;
 import io.basalt.fs.DataFilePaths;
-import io.basalt.manifest.DataFileMeta;
 import io.basalt.mergetree.KeyValueLayout;
+import io.basalt.mergetree.SequenceOrder;
+import io.basalt.options.CompactionSettings;
 import io.basalt.schema.DataField;
 import io.basalt.schema.TableSchema;
 import io.basalt.table.CommitMessage;
 import io.basalt.table.FileStoreTable;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -43,6 +45,9 @@ public final class TableWrite implements AutoCloseable {
   private InternalRow lastPartitionValues;
   private BinaryRow lastPartition;
   private long flushCount;
+  private final CompactionSettings compaction;
+  @Nullable private final Comparator<InternalRow> versionOrder;
+  @Nullable private CompactRewriter rewriter;
 
   public TableWrite(FileStoreTable table, @Nullable Long baseSnapshotId, boolean overwrite) {
     this.table = table;
@@ -50,6 +55,12 @@ public final class TableWrite implements AutoCloseable {
     this.dataPaths = table.dataFilePaths();
     this.state = new BucketState(table, baseSnapshotId, overwrite);
     this.layout = table.hasPrimaryKey() ? new KeyValueLayout(table.schema()) : null;
+    this.compaction = CompactionSettings.of(table.options());
+    this.versionOrder =
+        layout == null
+            ? null
+            : SequenceOrder.of(table.schema(), table.options(), table.name())
+                .comparator(layout, table.schema().fields());
     this.configuredBuckets = table.bucketCount();
     TableSchema schema = table.schema();
     this.partitionView = projection(schema, schema.partitionKeys());
@@ -126,15 +137,37 @@ public final class TableWrite implements AutoCloseable {
     long firstSequence = state.nextSequence(partition, bucket);
     BucketWriter writer =
         layout == null
-            ? new AppendBucketWriter(context, dataPaths.bucketDir(partition, bucket), firstSequence)
+            ? new AppendBucketWriter(
+                context,
+                target(partition, bucket),
+                state.files(partition, bucket),
+                firstSequence,
+                compaction.writeOnly() ? null : new AppendCompactRewriter(table),
+                compaction)
             : new KeyValueBucketWriter(
                 context,
                 layout,
-                dataPaths.bucketDir(partition, bucket),
+                versionOrder,
+                compaction,
+                compaction.writeOnly() ? null : rewriter(),
+                target(partition, bucket),
+                state.files(partition, bucket),
                 firstSequence,
                 table.name());
     writers.put(new PartitionBucket(partition, bucket), writer);
     return writer;
+  }
+
+  private KeyValueBucketWriter.Target target(BinaryRow partition, int bucket) {
+    return new KeyValueBucketWriter.Target(
+        partition, bucket, state.totalBuckets(partition), dataPaths.bucketDir(partition, bucket));
+  }
+
+  private CompactRewriter rewriter() {
+    if (rewriter == null) {
+      rewriter = new CompactRewriter(table);
+    }
+    return rewriter;
   }
 
   private void flushLargest() {
@@ -158,13 +191,20 @@ public final class TableWrite implements AutoCloseable {
   /** Flushes every writer and returns the new files, one message per (partition, bucket). */
   public List<CommitMessage> prepareCommit() {
     List<CommitMessage> messages = new ArrayList<>();
+    boolean full = state.fullCompactionDue(compaction);
     for (Map.Entry<PartitionBucket, BucketWriter> e : writers.entrySet()) {
-      List<DataFileMeta> files = e.getValue().finish();
-      if (!files.isEmpty()) {
-        PartitionBucket key = e.getKey();
-        messages.add(
-            new CommitMessage(
-                key.partition(), key.bucket(), state.totalBuckets(key.partition()), files));
+      BucketWriter.Result result = e.getValue().finish(full);
+      PartitionBucket key = e.getKey();
+      CommitMessage message =
+          new CommitMessage(
+              key.partition(),
+              key.bucket(),
+              state.totalBuckets(key.partition()),
+              result.newFiles(),
+              result.compactBefore(),
+              result.compactAfter());
+      if (!message.newFiles().isEmpty() || message.hasCompaction()) {
+        messages.add(message);
       }
     }
     writers.clear();

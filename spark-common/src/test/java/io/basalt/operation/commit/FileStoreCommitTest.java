@@ -32,7 +32,8 @@ class FileStoreCommitTest {
   @TempDir Path dir;
 
   private FileStoreTable pkTable(Map<String, String> options) {
-    Map<String, String> all = new java.util.HashMap<>(Map.of("bucket", "2"));
+    // writers must not compact here: these tests count APPEND snapshots
+    Map<String, String> all = new java.util.HashMap<>(Map.of("bucket", "2", "write-only", "true"));
     all.putAll(options);
     return TestTables.create(dir, true, List.of(), all);
   }

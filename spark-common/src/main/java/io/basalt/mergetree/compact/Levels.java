@@ -1,0 +1,121 @@
+package io.basalt.mergetree.compact;
+
+import io.basalt.data.BinaryRow;
+import io.basalt.data.BinaryRowCodec;
+import io.basalt.data.RowComparator;
+import io.basalt.manifest.DataFileMeta;
+import io.basalt.utils.Check;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import org.apache.spark.sql.types.DataType;
+
+/**
+ * The LSM state of one bucket: level-0 files (each its own sorted run, newest first) and one sorted
+ * run per higher level (files in key order). Not thread-safe.
+ */
+public final class Levels {
+  private final int numLevels;
+  private final Comparator<BinaryRow> keyOrder;
+  private final List<DataFileMeta> level0 = new ArrayList<>();
+  private final List<List<DataFileMeta>> levels = new ArrayList<>();
+
+  public Levels(List<DataType> keyTypes, int numLevels, List<DataFileMeta> files) {
+    this.numLevels = numLevels;
+    BinaryRowCodec codec = new BinaryRowCodec(keyTypes.toArray(new DataType[0]));
+    RowComparator rows = new RowComparator(keyTypes);
+    this.keyOrder = (a, b) -> rows.compare(codec.toRow(a), codec.toRow(b));
+    for (int i = 1; i < numLevels; i++) {
+      levels.add(new ArrayList<>());
+    }
+    add(files);
+  }
+
+  public int numLevels() {
+    return numLevels;
+  }
+
+  public int maxLevel() {
+    return numLevels - 1;
+  }
+
+  /** Sorted runs from newest to oldest: level-0 files by sequence, then levels 1, 2, ... */
+  public List<LevelSortedRun> sortedRuns() {
+    List<LevelSortedRun> runs = new ArrayList<>();
+    for (DataFileMeta file : level0) {
+      runs.add(new LevelSortedRun(0, new SortedRun(List.of(file))));
+    }
+    for (int i = 0; i < levels.size(); i++) {
+      if (!levels.get(i).isEmpty()) {
+        runs.add(new LevelSortedRun(i + 1, new SortedRun(levels.get(i))));
+      }
+    }
+    return runs;
+  }
+
+  public int numberOfSortedRuns() {
+    int runs = level0.size();
+    for (List<DataFileMeta> level : levels) {
+      if (!level.isEmpty()) {
+        runs++;
+      }
+    }
+    return runs;
+  }
+
+  /** The highest level holding files, or -1 when the bucket is empty. */
+  public int nonEmptyHighestLevel() {
+    for (int i = levels.size() - 1; i >= 0; i--) {
+      if (!levels.get(i).isEmpty()) {
+        return i + 1;
+      }
+    }
+    return level0.isEmpty() ? -1 : 0;
+  }
+
+  /** Every file, newest runs first. */
+  public List<DataFileMeta> allFiles() {
+    List<DataFileMeta> files = new ArrayList<>();
+    for (LevelSortedRun run : sortedRuns()) {
+      files.addAll(run.run().files());
+    }
+    return files;
+  }
+
+  /** Replaces {@code before} by {@code after} (a compaction or new files). */
+  public void update(List<DataFileMeta> before, List<DataFileMeta> after) {
+    for (DataFileMeta file : before) {
+      List<DataFileMeta> level = file.level() == 0 ? level0 : levels.get(file.level() - 1);
+      Check.state(
+          level.removeIf(f -> f.fileName().equals(file.fileName())),
+          "File %s is not in level %s",
+          file.fileName(),
+          file.level());
+    }
+    add(after);
+  }
+
+  private void add(List<DataFileMeta> files) {
+    for (DataFileMeta file : files) {
+      Check.argument(
+          file.level() < numLevels,
+          "File %s is at level %s, but the table has %s levels",
+          file.fileName(),
+          file.level(),
+          numLevels);
+      if (file.level() == 0) {
+        level0.add(file);
+      } else {
+        levels.get(file.level() - 1).add(file);
+      }
+    }
+    // newest level-0 files first; ties by name keep the order deterministic
+    level0.sort(
+        Comparator.comparingLong(DataFileMeta::maxSequenceNumber)
+            .reversed()
+            .thenComparing(DataFileMeta::fileName));
+    for (List<DataFileMeta> level : levels) {
+      level.sort((a, b) -> keyOrder.compare(a.minKey(), b.minKey()));
+    }
+  }
+}

@@ -1,0 +1,105 @@
+package io.basalt.mergetree.compact;
+
+import io.basalt.options.CompactionSettings;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * Picks minor compactions in the universal (size-tiered) style: with at least the trigger number of
+ * sorted runs, first check space amplification (compact everything when the newer runs outweigh the
+ * oldest), then size ratio (merge the newest runs while each next run is not much larger than what
+ * is picked), then run count (merge the newest runs down to the trigger).
+ */
+public final class UniversalCompaction {
+  private final CompactionSettings settings;
+
+  public UniversalCompaction(CompactionSettings settings) {
+    this.settings = settings;
+  }
+
+  /** The compaction to run for {@code levels}, if any. */
+  public Optional<CompactUnit> pick(Levels levels) {
+    List<LevelSortedRun> runs = levels.sortedRuns();
+    if (runs.size() < settings.compactionTrigger()) {
+      return Optional.empty();
+    }
+    if (spaceAmplificationTooHigh(runs)) {
+      return Optional.of(unit(levels, runs, runs.size()));
+    }
+    int picked = pickBySizeRatio(runs);
+    if (picked > 1) {
+      return Optional.of(unit(levels, runs, picked));
+    }
+    if (runs.size() > settings.compactionTrigger()) {
+      return Optional.of(unit(levels, runs, runs.size() - settings.compactionTrigger() + 1));
+    }
+    return Optional.empty();
+  }
+
+  /** Everything into one run at the top level (full compaction), if there is anything to do. */
+  public static Optional<CompactUnit> full(Levels levels) {
+    List<LevelSortedRun> runs = levels.sortedRuns();
+    if (runs.isEmpty()
+        || (runs.size() == 1 && runs.get(0).level() == levels.maxLevel() && noRetractions(runs))) {
+      return Optional.empty();
+    }
+    return Optional.of(new CompactUnit(levels.maxLevel(), runs, true));
+  }
+
+  private static boolean noRetractions(List<LevelSortedRun> runs) {
+    for (LevelSortedRun run : runs) {
+      for (var file : run.run().files()) {
+        if (file.deleteRowCount() == null || file.deleteRowCount() > 0) {
+          return false;
+        }
+      }
+    }
+    return true;
+  }
+
+  private boolean spaceAmplificationTooHigh(List<LevelSortedRun> runs) {
+    long newer = 0;
+    for (int i = 0; i < runs.size() - 1; i++) {
+      newer += runs.get(i).run().totalSize();
+    }
+    long oldest = runs.get(runs.size() - 1).run().totalSize();
+    return newer * 100 > (long) settings.maxSizeAmplificationPercent() * oldest;
+  }
+
+  private int pickBySizeRatio(List<LevelSortedRun> runs) {
+    long candidate = runs.get(0).run().totalSize();
+    int picked = 1;
+    while (picked < runs.size()) {
+      long next = runs.get(picked).run().totalSize();
+      if (candidate * (100 + settings.sizeRatio()) / 100 < next) {
+        break;
+      }
+      candidate += next;
+      picked++;
+    }
+    return picked;
+  }
+
+  /** The unit merging the newest {@code count} runs, never writing level 0. */
+  private static CompactUnit unit(Levels levels, List<LevelSortedRun> runs, int count) {
+    int outputLevel;
+    if (count == runs.size()) {
+      outputLevel = levels.maxLevel();
+    } else {
+      outputLevel = Math.max(0, runs.get(count).level() - 1);
+      // level 0 holds only fresh files: pull in runs until one above level 0 can take the output
+      while (outputLevel == 0 && count < runs.size()) {
+        int level = runs.get(count).level();
+        count++;
+        if (level > 0) {
+          outputLevel = level;
+        }
+      }
+      if (count == runs.size()) {
+        outputLevel = levels.maxLevel();
+      }
+    }
+    boolean dropRetractions = count == runs.size();
+    return new CompactUnit(outputLevel, runs.subList(0, count), dropRetractions);
+  }
+}

@@ -1,0 +1,74 @@
+package io.basalt.operation.write;
+
+import io.basalt.data.BinaryRow;
+import io.basalt.manifest.DataFileMeta;
+import io.basalt.mergetree.KeyValueLayout;
+import io.basalt.mergetree.MergeIterator;
+import io.basalt.mergetree.SequenceOrder;
+import io.basalt.mergetree.compact.CompactUnit;
+import io.basalt.operation.read.SplitRead;
+import io.basalt.table.DataSplit;
+import io.basalt.table.FileStoreTable;
+import java.util.Comparator;
+import java.util.List;
+import org.apache.spark.sql.catalyst.InternalRow;
+
+/**
+ * Runs a compaction: merges the runs of a {@link CompactUnit} with the table's merge semantics (the
+ * newest version of each key wins) and writes the result into the unit's output level. A unit of
+ * one file whose rows need no merging is moved to the output level without a rewrite.
+ */
+public final class CompactRewriter {
+  private final FileStoreTable table;
+  private final WriteContext context;
+  private final KeyValueLayout layout;
+  private final Comparator<InternalRow> versionOrder;
+  private final SplitRead read;
+
+  public CompactRewriter(FileStoreTable table) {
+    this.table = table;
+    this.context = WriteContext.of(table);
+    this.layout = new KeyValueLayout(table.schema());
+    this.versionOrder =
+        SequenceOrder.of(table.schema(), table.options(), table.name())
+            .comparator(layout, table.schema().fields());
+    this.read = table.newRead(table.rowType());
+  }
+
+  /** The files that replace {@code unit}'s files. */
+  public List<DataFileMeta> rewrite(
+      BinaryRow partition, int bucket, int totalBuckets, CompactUnit unit) {
+    List<DataFileMeta> files = unit.files();
+    if (files.size() == 1) {
+      DataFileMeta only = files.get(0);
+      boolean retractionsStay =
+          !unit.dropRetractions() || Long.valueOf(0).equals(only.deleteRowCount());
+      if (retractionsStay) {
+        return List.of(only.withLevel(unit.outputLevel()));
+      }
+    }
+    DataSplit split = new DataSplit(0, partition, bucket, totalBuckets, files, false);
+    RollingDataFileWriter writer =
+        new RollingDataFileWriter(
+            context,
+            table.dataFilePaths().bucketDir(partition, bucket),
+            unit.outputLevel(),
+            layout,
+            0,
+            DataFileMeta.SOURCE_COMPACT);
+    try (MergeIterator merged =
+        new MergeIterator(
+            read.openRuns(split, layout, layout.fileSchema()),
+            layout,
+            versionOrder,
+            !unit.dropRetractions())) {
+      while (merged.hasNext()) {
+        writer.write(merged.next());
+      }
+      return writer.finish();
+    } catch (RuntimeException e) {
+      writer.abort();
+      throw e;
+    }
+  }
+}
