@@ -22,7 +22,9 @@ class ProceduresIT extends SparkTestBase {
 
   private void fiveCommits(String table) {
     sql(
-        "CREATE TABLE proc.%s (id INT, v STRING) TBLPROPERTIES ('primary-key' = 'id', 'bucket' = '1')",
+        "CREATE TABLE proc.%s (id INT, v STRING) TBLPROPERTIES ('primary-key' = 'id', 'bucket' = '1',"
+            // writers must not compact: these tests count snapshots
+            + " 'write-only' = 'true')",
         table);
     for (int i = 1; i <= 5; i++) {
       sql("INSERT INTO proc.%s VALUES (%d, 'v%d'), (1, 'latest%d')", table, i, i, i);

@@ -64,7 +64,9 @@ public final class BoundedMemoryMain {
                 type,
                 List.of(),
                 List.of("id"),
+                // write-only: this test is about writers and merge reads, not compaction
                 Map.of(
+                    "write-only", "true",
                     "bucket", "4",
                     "write-buffer-size", "16mb",
                     "parquet.block.size", "8mb",

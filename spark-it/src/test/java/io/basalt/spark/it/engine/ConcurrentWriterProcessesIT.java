@@ -48,7 +48,9 @@ class ConcurrentWriterProcessesIT {
                 type,
                 List.of(),
                 List.of("id"),
+                // write-only: this test is about writers and merge reads, not compaction
                 Map.of(
+                    "write-only", "true",
                     "bucket", "2",
                     "commit.max-retries", "200",
                     "commit.min-retry-wait", "5 ms",
