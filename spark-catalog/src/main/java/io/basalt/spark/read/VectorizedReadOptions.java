@@ -1,6 +1,11 @@
 package io.basalt.spark.read;
 
 import java.io.Serializable;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.parquet.hadoop.ParquetInputFormat;
 import org.apache.spark.sql.catalyst.util.CharVarcharUtils;
@@ -35,9 +40,21 @@ record VectorizedReadOptions(
     Filter[] filters)
     implements Serializable {
 
-  /** The options of a read of {@code readSchema} in the current session. */
+  /**
+   * The options of a read of {@code readSchema} in the current session. Only filters over read
+   * columns are kept: Parquet's page (column index) filtering treats a column left out of the
+   * projection as all nulls, which would drop every row (filters on partition columns are often not
+   * read, and are enforced by partition pruning anyway).
+   */
   static VectorizedReadOptions of(StructType readSchema, Filter[] filters) {
     SQLConf conf = SQLConf.get();
+    Set<String> read = new HashSet<>(Arrays.asList(readSchema.fieldNames()));
+    List<Filter> onReadColumns = new ArrayList<>();
+    for (Filter filter : filters) {
+      if (read.containsAll(Arrays.asList(filter.references()))) {
+        onReadColumns.add(filter);
+      }
+    }
     return new VectorizedReadOptions(
         requestedSchema(readSchema),
         conf.parquetVectorizedReaderBatchSize(),
@@ -50,7 +67,7 @@ record VectorizedReadOptions(
         conf.parquetFilterPushDownDecimal(),
         conf.parquetFilterPushDownStringPredicate(),
         conf.parquetFilterPushDownInFilterThreshold(),
-        filters);
+        onReadColumns.toArray(new Filter[0]));
   }
 
   /**

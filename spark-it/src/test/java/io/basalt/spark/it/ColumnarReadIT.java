@@ -298,6 +298,14 @@ class ColumnarReadIT extends SparkTestBase {
     assertThat(rows("SELECT id, s FROM col.many WHERE id = 4321 OR s = '17'"))
         .containsExactly("17,17", "4321,4321");
     assertThat(rows("SELECT id FROM col.many WHERE s IS NULL")).isEmpty();
+    // filters on columns the scan does not read (partition filters) must not drop rows
+    sql(
+        "CREATE TABLE col.parted (dt STRING, id INT, v STRING) PARTITIONED BY (dt)"
+            + " TBLPROPERTIES ('primary-key' = 'dt,id', 'bucket' = '2')");
+    sql("INSERT INTO col.parted VALUES ('d1', 1, 'a'), ('d1', 2, 'b'), ('d2', 3, 'c')");
+    assertThat(rows("SELECT id FROM col.parted WHERE dt = 'd1'")).containsExactly("1", "2");
+    assertThat(rows("SELECT v FROM col.parted WHERE dt IN ('d1', 'd2') AND id > 1"))
+        .containsExactly("b", "c");
     assertThat(executedScan("SELECT id FROM col.many WHERE id < 3").supportsColumnar()).isTrue();
   }
 
