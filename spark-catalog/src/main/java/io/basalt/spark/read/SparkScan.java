@@ -5,31 +5,54 @@ import io.basalt.operation.scan.TableScan;
 import io.basalt.predicate.Predicate;
 import io.basalt.table.DataSplit;
 import io.basalt.table.FileStoreTable;
+import java.util.List;
 import java.util.Objects;
 import java.util.OptionalLong;
 import javax.annotation.Nullable;
+import org.apache.spark.sql.connector.metric.CustomMetric;
 import org.apache.spark.sql.connector.read.Batch;
 import org.apache.spark.sql.connector.read.InputPartition;
 import org.apache.spark.sql.connector.read.PartitionReaderFactory;
 import org.apache.spark.sql.connector.read.Scan;
 import org.apache.spark.sql.connector.read.Statistics;
 import org.apache.spark.sql.connector.read.SupportsReportStatistics;
+import org.apache.spark.sql.sources.Filter;
 import org.apache.spark.sql.types.StructType;
 
 /**
  * A planned read of one snapshot: one input partition per (partition, bucket) split. Planning
  * happens once, on first use, and is pinned to the snapshot that was latest then.
+ *
+ * <p>The scan is <b>columnar</b> when every split is raw convertible (no key can occur twice, no
+ * retraction: its files are read as they are) and Spark's vectorized Parquet reader handles the
+ * read schema in this session; its splits are then read as {@code ColumnarBatch}es by {@link
+ * VectorizedSplitReader}. Spark cannot mix row and columnar partitions in one scan, so a single
+ * merge-on-read split makes the whole scan read rows, streaming merged rows from the engine. The
+ * {@link #description()} says which, and the metric {@link ColumnarSplitsMetric} counts the splits
+ * read as batches.
  */
 public final class SparkScan implements Scan, Batch, SupportsReportStatistics {
   private final FileStoreTable table;
   private final StructType readSchema;
   @Nullable private final Predicate filter;
+  private final Filter[] parquetFilters;
   private TableScan.Plan plan;
+  private Boolean columnar;
 
-  SparkScan(FileStoreTable table, StructType readSchema, @Nullable Predicate filter) {
+  /**
+   * @param filter the pushed filters, for planning
+   * @param parquetFilters the same filters as Spark data source filters (those that convert), for
+   *     skipping row groups on the columnar path
+   */
+  SparkScan(
+      FileStoreTable table,
+      StructType readSchema,
+      @Nullable Predicate filter,
+      Filter[] parquetFilters) {
     this.table = table;
     this.readSchema = readSchema;
     this.filter = filter;
+    this.parquetFilters = parquetFilters;
   }
 
   private TableScan.Plan plan() {
@@ -54,9 +77,28 @@ public final class SparkScan implements Scan, Batch, SupportsReportStatistics {
     return plan().splits().stream().map(SparkInputPartition::new).toArray(InputPartition[]::new);
   }
 
+  /** Whether this scan reads columnar batches; decided once, with the plan. */
+  boolean columnar() {
+    if (columnar == null) {
+      List<DataSplit> splits = plan().splits();
+      columnar =
+          !splits.isEmpty()
+              && splits.stream().allMatch(DataSplit::rawConvertible)
+              && VectorizedReadOptions.supportsColumnar(readSchema);
+    }
+    return columnar;
+  }
+
   @Override
   public PartitionReaderFactory createReaderFactory() {
-    return new SparkReaderFactory(new SplitRead(table, readSchema));
+    VectorizedReadOptions options =
+        columnar() ? VectorizedReadOptions.of(readSchema, parquetFilters) : null;
+    return new SparkReaderFactory(table, new SplitRead(table, readSchema), options);
+  }
+
+  @Override
+  public CustomMetric[] supportedCustomMetrics() {
+    return new CustomMetric[] {new ColumnarSplitsMetric()};
   }
 
   @Override
@@ -85,8 +127,11 @@ public final class SparkScan implements Scan, Batch, SupportsReportStatistics {
   @Override
   public String description() {
     return String.format(
-        "BasaltScan(%s, columns=[%s], filters=[%s])",
-        table.name(), String.join(", ", readSchema.fieldNames()), filter == null ? "" : filter);
+        "BasaltScan(%s, columns=[%s], filters=[%s], columnar=%s)",
+        table.name(),
+        String.join(", ", readSchema.fieldNames()),
+        filter == null ? "" : filter,
+        columnar());
   }
 
   @Override

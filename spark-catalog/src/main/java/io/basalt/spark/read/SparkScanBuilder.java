@@ -9,10 +9,15 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
+import org.apache.spark.sql.connector.expressions.filter.And;
+import org.apache.spark.sql.connector.expressions.filter.Not;
+import org.apache.spark.sql.connector.expressions.filter.Or;
 import org.apache.spark.sql.connector.read.Scan;
 import org.apache.spark.sql.connector.read.ScanBuilder;
 import org.apache.spark.sql.connector.read.SupportsPushDownRequiredColumns;
 import org.apache.spark.sql.connector.read.SupportsPushDownV2Filters;
+import org.apache.spark.sql.internal.connector.PredicateUtils;
+import org.apache.spark.sql.sources.Filter;
 import org.apache.spark.sql.types.StructField;
 import org.apache.spark.sql.types.StructType;
 
@@ -72,6 +77,30 @@ public final class SparkScanBuilder
 
   @Override
   public Scan build() {
-    return new SparkScan(table, readSchema, Predicate.and(pushed));
+    List<Filter> parquetFilters = new ArrayList<>();
+    for (org.apache.spark.sql.connector.expressions.filter.Predicate predicate : pushedSpark) {
+      if (convertsExactly(predicate)) {
+        parquetFilters.add(PredicateUtils.toV1(predicate).get());
+      }
+    }
+    return new SparkScan(
+        table, readSchema, Predicate.and(pushed), parquetFilters.toArray(new Filter[0]));
+  }
+
+  /**
+   * Whether Spark's V2-to-V1 conversion keeps all of {@code predicate}: it turns an OR with one
+   * convertible side into that side, which is stronger than the predicate and so unsafe for
+   * skipping row groups.
+   */
+  private static boolean convertsExactly(
+      org.apache.spark.sql.connector.expressions.filter.Predicate predicate) {
+    if (predicate instanceof And and) {
+      return convertsExactly(and.left()) && convertsExactly(and.right());
+    } else if (predicate instanceof Or or) {
+      return convertsExactly(or.left()) && convertsExactly(or.right());
+    } else if (predicate instanceof Not not) {
+      return convertsExactly(not.child());
+    }
+    return PredicateUtils.toV1(predicate).isDefined();
   }
 }

@@ -1,0 +1,121 @@
+package io.basalt.spark.read;
+
+import java.io.Serializable;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.parquet.hadoop.ParquetInputFormat;
+import org.apache.spark.sql.catalyst.util.CharVarcharUtils;
+import org.apache.spark.sql.execution.WholeStageCodegenExec;
+import org.apache.spark.sql.execution.datasources.parquet.ParquetReadSupport;
+import org.apache.spark.sql.execution.datasources.parquet.ParquetUtils;
+import org.apache.spark.sql.internal.SQLConf;
+import org.apache.spark.sql.sources.Filter;
+import org.apache.spark.sql.types.Metadata;
+import org.apache.spark.sql.types.StructField;
+import org.apache.spark.sql.types.StructType;
+
+/**
+ * The session settings a columnar read needs, captured on the driver (where {@link SQLConf} is the
+ * session's) and shipped to the tasks.
+ *
+ * @param requestedSchema the table columns to read, by name, with CHAR and VARCHAR read as STRING
+ * @param filters the pushed filters, as Spark data source filters, for row-group skipping
+ */
+record VectorizedReadOptions(
+    StructType requestedSchema,
+    int batchSize,
+    boolean offHeap,
+    String sessionTimeZone,
+    boolean nestedSchemaPruning,
+    boolean filterPushDown,
+    boolean pushDownDate,
+    boolean pushDownTimestamp,
+    boolean pushDownDecimal,
+    boolean pushDownStringPredicate,
+    int pushDownInFilterThreshold,
+    Filter[] filters)
+    implements Serializable {
+
+  /**
+   * The options of a read of {@code readSchema} in the current session. Only filters over read
+   * columns are kept: Parquet's page (column index) filtering treats a column left out of the
+   * projection as all nulls, which would drop every row (filters on partition columns are often not
+   * read, and are enforced by partition pruning anyway).
+   */
+  static VectorizedReadOptions of(StructType readSchema, Filter[] filters) {
+    SQLConf conf = SQLConf.get();
+    Set<String> read = new HashSet<>(Arrays.asList(readSchema.fieldNames()));
+    List<Filter> onReadColumns = new ArrayList<>();
+    for (Filter filter : filters) {
+      if (read.containsAll(Arrays.asList(filter.references()))) {
+        onReadColumns.add(filter);
+      }
+    }
+    return new VectorizedReadOptions(
+        requestedSchema(readSchema),
+        conf.parquetVectorizedReaderBatchSize(),
+        conf.offHeapColumnVectorEnabled(),
+        conf.sessionLocalTimeZone(),
+        conf.nestedSchemaPruningEnabled(),
+        conf.parquetFilterPushDown(),
+        conf.parquetFilterPushDownDate(),
+        conf.parquetFilterPushDownTimestamp(),
+        conf.parquetFilterPushDownDecimal(),
+        conf.parquetFilterPushDownStringPredicate(),
+        conf.parquetFilterPushDownInFilterThreshold(),
+        onReadColumns.toArray(new Filter[0]));
+  }
+
+  /**
+   * Whether Spark would read {@code readSchema} from Parquet as columnar batches in the current
+   * session: Spark's own rule for its Parquet scans (the vectorized reader is enabled and handles
+   * every type, nested types only with {@code
+   * spark.sql.parquet.enableNestedColumnVectorizedReader}; whole-stage codegen is on and the schema
+   * has not too many fields).
+   */
+  static boolean supportsColumnar(StructType readSchema) {
+    SQLConf conf = SQLConf.get();
+    StructType requested = requestedSchema(readSchema);
+    return ParquetUtils.isBatchReadSupportedForSchema(conf, requested)
+        && conf.wholeStageEnabled()
+        && !WholeStageCodegenExec.isTooManyFields(conf, requested);
+  }
+
+  /** {@code readSchema} as the Parquet reader should produce it. */
+  private static StructType requestedSchema(StructType readSchema) {
+    StructField[] fields = new StructField[readSchema.size()];
+    for (int i = 0; i < fields.length; i++) {
+      StructField field = readSchema.fields()[i];
+      fields[i] =
+          new StructField(
+              field.name(),
+              CharVarcharUtils.replaceCharVarcharWithString(field.dataType()),
+              field.nullable(),
+              Metadata.empty());
+    }
+    return new StructType(fields);
+  }
+
+  /**
+   * A copy of {@code base} set up for Spark's Parquet read support. Columns are matched by exact
+   * name (Basalt writes every table column under its name; Parquet field ids are not used yet).
+   */
+  Configuration hadoopConf(Configuration base) {
+    Configuration conf = new Configuration(base);
+    conf.set(ParquetInputFormat.READ_SUPPORT_CLASS, ParquetReadSupport.class.getName());
+    conf.set(ParquetReadSupport.SPARK_ROW_REQUESTED_SCHEMA(), requestedSchema.json());
+    conf.set(SQLConf.SESSION_LOCAL_TIMEZONE().key(), sessionTimeZone);
+    conf.setBoolean(SQLConf.NESTED_SCHEMA_PRUNING_ENABLED().key(), nestedSchemaPruning);
+    conf.setBoolean(SQLConf.CASE_SENSITIVE().key(), true);
+    conf.setBoolean(SQLConf.PARQUET_BINARY_AS_STRING().key(), false);
+    conf.setBoolean(SQLConf.PARQUET_INT96_AS_TIMESTAMP().key(), true);
+    conf.setBoolean(SQLConf.PARQUET_INFER_TIMESTAMP_NTZ_ENABLED().key(), true);
+    conf.setBoolean(SQLConf.LEGACY_PARQUET_NANOS_AS_LONG().key(), false);
+    conf.setBoolean(SQLConf.PARQUET_FIELD_ID_READ_ENABLED().key(), false);
+    return conf;
+  }
+}

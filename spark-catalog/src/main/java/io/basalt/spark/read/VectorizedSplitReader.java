@@ -1,0 +1,233 @@
+package io.basalt.spark.read;
+
+import io.basalt.BasaltException;
+import io.basalt.manifest.DataFileMeta;
+import io.basalt.operation.read.SplitRead;
+import io.basalt.table.DataSplit;
+import java.io.IOException;
+import java.util.List;
+import javax.annotation.Nullable;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.mapred.FileSplit;
+import org.apache.hadoop.mapreduce.TaskAttemptID;
+import org.apache.hadoop.mapreduce.TaskType;
+import org.apache.hadoop.mapreduce.task.TaskAttemptContextImpl;
+import org.apache.parquet.HadoopReadOptions;
+import org.apache.parquet.filter2.predicate.FilterApi;
+import org.apache.parquet.filter2.predicate.FilterPredicate;
+import org.apache.parquet.hadoop.ParquetFileReader;
+import org.apache.parquet.hadoop.ParquetInputFormat;
+import org.apache.parquet.hadoop.metadata.ParquetMetadata;
+import org.apache.parquet.hadoop.util.HadoopInputFile;
+import org.apache.parquet.io.SeekableInputStream;
+import org.apache.parquet.schema.MessageType;
+import org.apache.spark.TaskContext;
+import org.apache.spark.sql.catalyst.util.RebaseDateTime;
+import org.apache.spark.sql.connector.metric.CustomTaskMetric;
+import org.apache.spark.sql.connector.read.PartitionReader;
+import org.apache.spark.sql.execution.datasources.parquet.ParquetFilters;
+import org.apache.spark.sql.execution.datasources.parquet.VectorizedParquetRecordReader;
+import org.apache.spark.sql.internal.LegacyBehaviorPolicy;
+import org.apache.spark.sql.sources.Filter;
+import org.apache.spark.sql.types.StructField;
+import org.apache.spark.sql.vectorized.ColumnarBatch;
+import scala.Option;
+
+/**
+ * Reads a raw-convertible split as columnar batches: its files one after the other, each with
+ * Spark's {@link VectorizedParquetRecordReader}, reading only the requested table columns (by name;
+ * key and system columns of primary-key files are never decoded) and skipping row groups (and
+ * pages) whose statistics prove no row matches the pushed filters. The batch returned by {@link
+ * #get()} is reused, and is valid until the next {@link #next()}.
+ */
+final class VectorizedSplitReader implements PartitionReader<ColumnarBatch> {
+  /** Basalt writes proleptic Gregorian dates and timestamps, and never INT96. */
+  private static final String NO_REBASE = LegacyBehaviorPolicy.CORRECTED().toString();
+
+  private final SplitRead read;
+  private final DataSplit split;
+  private final List<DataFileMeta> files;
+  private final VectorizedReadOptions options;
+  private final Configuration conf;
+  private int nextFile;
+  @Nullable private VectorizedParquetRecordReader current;
+  @Nullable private Path currentPath;
+
+  VectorizedSplitReader(
+      SplitRead read, DataSplit split, VectorizedReadOptions options, Configuration tableConf) {
+    this.read = read;
+    this.split = split;
+    this.files = split.files();
+    this.options = options;
+    this.conf = options.hadoopConf(tableConf);
+  }
+
+  @Override
+  public boolean next() throws IOException {
+    while (true) {
+      if (current != null) {
+        try {
+          if (current.nextKeyValue()) {
+            return true;
+          }
+        } catch (IOException | RuntimeException e) {
+          throw failure("read", currentPath, e);
+        }
+        closeCurrent();
+      }
+      if (nextFile >= files.size()) {
+        return false;
+      }
+      DataFileMeta file = files.get(nextFile++);
+      currentPath = read.path(split, file);
+      current = open(currentPath);
+    }
+  }
+
+  @Override
+  public ColumnarBatch get() {
+    return (ColumnarBatch) current.getCurrentValue();
+  }
+
+  @Override
+  public CustomTaskMetric[] currentMetricsValues() {
+    return new CustomTaskMetric[] {ColumnarSplitsMetric.taskValue(1)};
+  }
+
+  @Override
+  public void close() throws IOException {
+    closeCurrent();
+  }
+
+  private void closeCurrent() throws IOException {
+    if (current != null) {
+      VectorizedParquetRecordReader closing = current;
+      current = null;
+      try {
+        closing.close();
+      } catch (IOException | RuntimeException e) {
+        throw failure("close", currentPath, e);
+      }
+    }
+  }
+
+  private VectorizedParquetRecordReader open(Path path) {
+    HadoopInputFile inputFile;
+    SeekableInputStream stream;
+    ParquetMetadata footer;
+    try {
+      inputFile = HadoopInputFile.fromPath(path, conf);
+      stream = inputFile.newStream();
+    } catch (IOException | RuntimeException e) {
+      throw failure("open", path, e);
+    }
+    // Own the stream until the record reader takes it over.
+    boolean handedOver = false;
+    try {
+      // Read the footer once, with the stream the record reader then keeps reading from.
+      try (ParquetFileReader footerReader =
+          ParquetFileReader.open(
+              inputFile, HadoopReadOptions.builder(conf, path).build(), stream)) {
+        footer = footerReader.getFooter();
+        footerReader.detachFileInputStream();
+      }
+      MessageType fileSchema = footer.getFileMetaData().getSchema();
+      checkColumns(path, fileSchema);
+      TaskAttemptContextImpl context =
+          new TaskAttemptContextImpl(conf, new TaskAttemptID("basalt", 0, TaskType.MAP, 0, 0));
+      // The context holds a copy of conf: the filter is for this file only.
+      FilterPredicate filter = rowGroupFilter(fileSchema);
+      if (filter != null) {
+        ParquetInputFormat.setFilterPredicate(context.getConfiguration(), filter);
+      }
+      VectorizedParquetRecordReader reader =
+          new VectorizedParquetRecordReader(
+              null,
+              NO_REBASE,
+              "UTC",
+              NO_REBASE,
+              "UTC",
+              options.offHeap() && TaskContext.get() != null,
+              options.batchSize());
+      try {
+        reader.initialize(
+            new FileSplit(path, 0, inputFile.getLength(), new String[0]),
+            context,
+            Option.apply(inputFile),
+            Option.apply(stream),
+            Option.apply(footer));
+        handedOver = true;
+        reader.enableReturningBatches();
+        return reader;
+      } catch (IOException | RuntimeException | InterruptedException e) {
+        try {
+          reader.close();
+        } catch (IOException | RuntimeException suppressed) {
+          e.addSuppressed(suppressed);
+        }
+        throw e;
+      }
+    } catch (BasaltException e) {
+      throw e;
+    } catch (IOException | RuntimeException | InterruptedException e) {
+      if (e instanceof InterruptedException) {
+        Thread.currentThread().interrupt();
+      }
+      throw failure("open", path, e);
+    } finally {
+      if (!handedOver) {
+        try {
+          stream.close();
+        } catch (IOException ignored) {
+          // the original failure is what matters
+        }
+      }
+    }
+  }
+
+  /** Fails clearly when the file lacks a requested column (schema evolution is not supported). */
+  private void checkColumns(Path path, MessageType fileSchema) {
+    for (StructField field : options.requestedSchema().fields()) {
+      if (!fileSchema.containsField(field.name())) {
+        throw new BasaltException(
+            "Data file "
+                + path
+                + " has no column "
+                + field.name()
+                + "; reading files written with another schema is not supported yet");
+      }
+    }
+  }
+
+  /** The pushed filters Spark can express over {@code fileSchema}, and-ed; null if none. */
+  @Nullable
+  private FilterPredicate rowGroupFilter(MessageType fileSchema) {
+    if (!options.filterPushDown() || options.filters().length == 0) {
+      return null;
+    }
+    ParquetFilters converter =
+        new ParquetFilters(
+            fileSchema,
+            options.pushDownDate(),
+            options.pushDownTimestamp(),
+            options.pushDownDecimal(),
+            options.pushDownStringPredicate(),
+            options.pushDownInFilterThreshold(),
+            true,
+            new RebaseDateTime.RebaseSpec(LegacyBehaviorPolicy.CORRECTED(), Option.empty()));
+    FilterPredicate result = null;
+    for (Filter filter : options.filters()) {
+      Option<FilterPredicate> converted = converter.createFilter(filter);
+      if (converted.isDefined()) {
+        result = result == null ? converted.get() : FilterApi.and(result, converted.get());
+      }
+    }
+    return result;
+  }
+
+  private static BasaltException failure(String action, Path path, Exception e) {
+    return new BasaltException(
+        "Failed to " + action + " Parquet file " + path + ": " + e.getMessage(), e);
+  }
+}
