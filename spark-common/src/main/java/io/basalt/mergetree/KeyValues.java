@@ -1,8 +1,11 @@
 package io.basalt.mergetree;
 
 import io.basalt.BasaltException;
+import io.basalt.utils.CloseableIterator;
+import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.Iterator;
+import java.util.List;
 import org.apache.spark.sql.catalyst.InternalRow;
 import org.apache.spark.sql.types.DataType;
 import org.apache.spark.sql.types.StructField;
@@ -16,6 +19,9 @@ public final class KeyValues {
   private final KeyValueLayout layout;
   private final KeyValueRow view;
   private final WriteBuffer buffer;
+  private final Comparator<InternalRow> versionOrder;
+  private final List<SpillFile> spills = new ArrayList<>();
+  private long spilledBytes;
   private final int[] keyIndices;
   private final String[] keyNames;
   private final String tableName;
@@ -38,6 +44,7 @@ public final class KeyValues {
     }
     this.view = new KeyValueRow(layout, types);
     this.buffer = new WriteBuffer(layout, fileSchema, versionOrder);
+    this.versionOrder = versionOrder;
     this.keyIndices = layout.keyIndicesInValue();
     this.keyNames = new String[keyIndices.length];
     for (int i = 0; i < keyIndices.length; i++) {
@@ -64,16 +71,72 @@ public final class KeyValues {
   }
 
   public boolean isEmpty() {
-    return buffer.isEmpty();
+    return buffer.isEmpty() && spills.isEmpty();
   }
 
-  /** The buffered rows sorted by key, newest version per key; valid until {@link #clear}. */
-  public Iterator<InternalRow> sortedNewestPerKey() {
-    return buffer.sortedNewestPerKey();
+  /**
+   * Frees the buffer's memory by writing its rows, sorted and deduplicated, to a local spill file
+   * in {@code dir}; {@link #sortedNewestPerKey} merges the spills back.
+   */
+  public void spill(java.nio.file.Path dir) {
+    if (buffer.isEmpty()) {
+      return;
+    }
+    SpillFile spill = SpillFile.write(dir, layout.fileSchema().size(), buffer.sortedNewestPerKey());
+    spills.add(spill);
+    spilledBytes += spill.bytes();
+    buffer.clear();
   }
 
+  /** How many spill files exist now. */
+  public int spillCount() {
+    return spills.size();
+  }
+
+  /** Bytes spilled to local disk since this buffer was created. */
+  public long spilledBytes() {
+    return spilledBytes;
+  }
+
+  /**
+   * Every buffered and spilled row sorted by key, the newest version per key (retractions
+   * included); rows are reused, and valid until {@link #clear}.
+   */
+  public CloseableIterator<InternalRow> sortedNewestPerKey() {
+    Iterator<InternalRow> memory = buffer.sortedNewestPerKey();
+    CloseableIterator<InternalRow> memoryRun =
+        new CloseableIterator<>() {
+          @Override
+          public boolean hasNext() {
+            return memory.hasNext();
+          }
+
+          @Override
+          public InternalRow next() {
+            return memory.next();
+          }
+
+          @Override
+          public void close() {}
+        };
+    if (spills.isEmpty()) {
+      return memoryRun;
+    }
+    List<CloseableIterator<InternalRow>> runs = new ArrayList<>();
+    for (SpillFile spill : spills) {
+      runs.add(spill.read());
+    }
+    runs.add(memoryRun);
+    return new MergeIterator(runs, layout, versionOrder, true);
+  }
+
+  /** Empties the buffer and deletes the spill files. */
   public void clear() {
     buffer.clear();
+    for (SpillFile spill : spills) {
+      spill.delete();
+    }
+    spills.clear();
   }
 
   public KeyValueLayout layout() {

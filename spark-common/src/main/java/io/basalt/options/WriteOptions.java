@@ -28,4 +28,21 @@ public final class WriteOptions {
           .memoryType()
           .defaultValue(1L << 20)
           .description("Parquet page size of data files.");
+
+  public static final ConfigOption<Boolean> WRITE_BUFFER_SPILLABLE =
+      ConfigOption.key("write-buffer-spillable")
+          .booleanType()
+          .defaultValue(true)
+          .description(
+              "When the write buffer is full, spill its sorted rows to local disk and merge the"
+                  + " spills into one level-0 file at commit, instead of writing a small level-0"
+                  + " file each time.");
+
+  public static final ConfigOption<Integer> LOCAL_SORT_MAX_NUM_FILE_HANDLES =
+      ConfigOption.key("local-sort.max-num-file-handles")
+          .intType()
+          .defaultValue(128)
+          .description(
+              "The most spill files one bucket writer keeps; when reached, the writer writes its"
+                  + " rows out as a level-0 file instead.");
 }

@@ -8,9 +8,9 @@ import io.basalt.mergetree.KeyValues;
 import io.basalt.mergetree.compact.Levels;
 import io.basalt.mergetree.compact.UniversalCompaction;
 import io.basalt.options.CompactionSettings;
+import io.basalt.utils.CloseableIterator;
 import java.util.ArrayList;
 import java.util.Comparator;
-import java.util.Iterator;
 import java.util.List;
 import javax.annotation.Nullable;
 import org.apache.hadoop.fs.Path;
@@ -30,6 +30,10 @@ final class KeyValueBucketWriter implements BucketWriter {
   @Nullable private final BucketCompaction compaction;
   private final List<DataFileMeta> newFiles = new ArrayList<>();
   private long nextSequence;
+  private final boolean spillable;
+  private final int maxSpillFiles;
+  private final java.nio.file.Path spillDir;
+  private int spills;
   private int flushes;
 
   KeyValueBucketWriter(
@@ -58,6 +62,9 @@ final class KeyValueBucketWriter implements BucketWriter {
                 target.bucketDir(),
                 context.conf());
     this.nextSequence = firstSequence;
+    this.spillable = context.spillable();
+    this.maxSpillFiles = context.maxSpillFiles();
+    this.spillDir = context.spillDir();
   }
 
   /** Where a bucket writer writes. */
@@ -78,14 +85,38 @@ final class KeyValueBucketWriter implements BucketWriter {
     return keyValues.memoryUsed();
   }
 
+  /**
+   * Frees the buffer's memory: spills it to local disk when allowed, otherwise writes everything
+   * buffered and spilled out as a level-0 file.
+   */
   @Override
   public void flush() {
+    if (spillable && keyValues.spillCount() < maxSpillFiles) {
+      keyValues.spill(spillDir);
+      spills++;
+      return;
+    }
+    flushToFile();
+  }
+
+  /** How many times the buffer spilled to local disk. */
+  int spills() {
+    return spills;
+  }
+
+  /** Bytes spilled to local disk. */
+  long spilledBytes() {
+    return keyValues.spilledBytes();
+  }
+
+  private void flushToFile() {
     if (keyValues.isEmpty()) {
       return;
     }
-    Iterator<InternalRow> sorted = keyValues.sortedNewestPerKey();
-    while (sorted.hasNext()) {
-      files.write(sorted.next());
+    try (CloseableIterator<InternalRow> sorted = keyValues.sortedNewestPerKey()) {
+      while (sorted.hasNext()) {
+        files.write(sorted.next());
+      }
     }
     // each flush is its own sorted run: close the file so runs never share one
     List<DataFileMeta> all = files.finish();
@@ -110,7 +141,7 @@ final class KeyValueBucketWriter implements BucketWriter {
 
   @Override
   public Result finish(boolean fullCompaction) {
-    flush();
+    flushToFile();
     if (compaction == null) {
       return new Result(List.copyOf(newFiles), List.of(), List.of());
     }

@@ -45,6 +45,7 @@ public final class TableWrite implements AutoCloseable {
   private InternalRow lastPartitionValues;
   private BinaryRow lastPartition;
   private long flushCount;
+  private long spilledBytesOfFinished;
   private final CompactionSettings compaction;
   @Nullable private final Comparator<InternalRow> versionOrder;
   @Nullable private CompactRewriter rewriter;
@@ -183,9 +184,20 @@ public final class TableWrite implements AutoCloseable {
     state.addMemory(largest.memoryUsed() - before);
   }
 
-  /** How often a full buffer forced a flush before the end of the write. */
+  /** How often a full buffer forced a spill or a flush before the end of the write. */
   public long flushCount() {
     return flushCount;
+  }
+
+  /** Bytes the primary-key writers of this write spilled to local disk so far. */
+  public long spilledBytes() {
+    long bytes = spilledBytesOfFinished;
+    for (BucketWriter writer : writers.values()) {
+      if (writer instanceof KeyValueBucketWriter kv) {
+        bytes += kv.spilledBytes();
+      }
+    }
+    return bytes;
   }
 
   /** Flushes every writer and returns the new files, one message per (partition, bucket). */
@@ -193,6 +205,9 @@ public final class TableWrite implements AutoCloseable {
     List<CommitMessage> messages = new ArrayList<>();
     boolean full = state.fullCompactionDue(compaction);
     for (Map.Entry<PartitionBucket, BucketWriter> e : writers.entrySet()) {
+      if (e.getValue() instanceof KeyValueBucketWriter kv) {
+        spilledBytesOfFinished += kv.spilledBytes();
+      }
       BucketWriter.Result result = e.getValue().finish(full);
       PartitionBucket key = e.getKey();
       CommitMessage message =

@@ -15,7 +15,10 @@ record WriteContext(
     long schemaId,
     ParquetWriteOptions parquetOptions,
     long targetFileSize,
-    long writeBufferSize) {
+    long writeBufferSize,
+    boolean spillable,
+    int maxSpillFiles,
+    java.nio.file.Path spillDir) {
 
   static WriteContext of(FileStoreTable table) {
     Options options = table.options();
@@ -31,6 +34,10 @@ record WriteContext(
         table.schema().id(),
         parquet,
         options.get(WriteOptions.TARGET_FILE_SIZE),
-        options.get(WriteOptions.WRITE_BUFFER_SIZE));
+        options.get(WriteOptions.WRITE_BUFFER_SIZE),
+        options.get(WriteOptions.WRITE_BUFFER_SPILLABLE),
+        options.get(WriteOptions.LOCAL_SORT_MAX_NUM_FILE_HANDLES),
+        // executors point java.io.tmpdir at their local directories
+        java.nio.file.Paths.get(System.getProperty("java.io.tmpdir"), "basalt-spill"));
   }
 }

@@ -37,7 +37,8 @@ class TableWriteAbortTest {
                 type,
                 List.of(),
                 List.of("id"),
-                Map.of("bucket", "2", "write-buffer-size", "4kb"),
+                Map.of(
+                    "bucket", "2", "write-buffer-size", "4kb", "write-buffer-spillable", "false"),
                 null));
 
     TableWrite write = table.newWrite(null, false);

@@ -67,6 +67,7 @@ public final class BoundedMemoryMain {
                 // write-only: this test is about writers and merge reads, not compaction
                 Map.of(
                     "write-only", "true",
+                    "write-buffer-spillable", "false",
                     "bucket", "4",
                     "write-buffer-size", "16mb",
                     "parquet.block.size", "8mb",
