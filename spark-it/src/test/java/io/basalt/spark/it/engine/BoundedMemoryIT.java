@@ -21,17 +21,18 @@ class BoundedMemoryIT {
 
   @TempDir Path dir;
 
-  @Test
-  void upsertsOfMoreThanTheHeapMergeCorrectly() throws Exception {
+  /** Runs {@link BoundedMemoryMain} under a 768 MB heap and returns its RESULT line's values. */
+  private Map<String, String> run(int rounds, long rows, String mode) throws Exception {
     long start = System.nanoTime();
     ForkedJvm jvm =
         ForkedJvm.start(
-            dir.resolve("bounded.log"),
+            dir.resolve(mode + ".log"),
             List.of("-Xmx768m", "-XX:+ExitOnOutOfMemoryError"),
             BoundedMemoryMain.class,
-            dir.resolve("t").toUri().toString(),
-            String.valueOf(ROUNDS),
-            String.valueOf(ROWS_PER_ROUND));
+            dir.resolve(mode).toUri().toString(),
+            String.valueOf(rounds),
+            String.valueOf(rows),
+            mode);
     int exit = jvm.waitFor(600);
     String output = jvm.output();
     long millis = (System.nanoTime() - start) / 1_000_000;
@@ -44,6 +45,12 @@ class BoundedMemoryIT {
       int eq = part.indexOf('=');
       result.put(part.substring(0, eq), part.substring(eq + 1));
     }
+    return result;
+  }
+
+  @Test
+  void upsertsOfMoreThanTheHeapMergeCorrectly() throws Exception {
+    Map<String, String> result = run(ROUNDS, ROWS_PER_ROUND, "flush");
     long distinct = (ROUNDS - 1) * (ROWS_PER_ROUND / 2) + ROWS_PER_ROUND;
     assertThat(result.get("ok")).isEqualTo("true");
     assertThat(Long.parseLong(result.get("rows"))).isEqualTo(distinct);
@@ -52,5 +59,21 @@ class BoundedMemoryIT {
     // 16 MB of buffer for > 1 GB of rows: the writers must have spilled many times
     assertThat(Long.parseLong(result.get("flushes"))).isGreaterThan(50);
     assertThat(Long.parseLong(result.get("files"))).isGreaterThan(50);
+  }
+
+  /**
+   * One commit of more than 1 GB with a 64 MB buffer: the buffer spills to local disk and the
+   * spills merge into one file per bucket at commit.
+   */
+  @Test
+  void aSingleCommitLargerThanTheHeapSpillsToLocalDisk() throws Exception {
+    long rows = Long.getLong("basalt.spill.rows", 11_000_000L); // 11M x 100 B = 1.1 GB
+    Map<String, String> result = run(1, rows, "spill");
+    assertThat(result.get("ok")).isEqualTo("true");
+    assertThat(Long.parseLong(result.get("rows"))).isEqualTo(rows);
+    assertThat(Long.parseLong(result.get("rowBytes"))).isGreaterThan(1L << 30);
+    assertThat(Long.parseLong(result.get("spilledBytes"))).isGreaterThan(512L << 20);
+    // spills merge at commit: each bucket gets one sorted run, not a file per full buffer
+    assertThat(Long.parseLong(result.get("files"))).isLessThanOrEqualTo(4 * 5);
   }
 }

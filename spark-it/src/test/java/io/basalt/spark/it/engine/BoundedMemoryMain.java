@@ -52,6 +52,8 @@ public final class BoundedMemoryMain {
     int rounds = Integer.parseInt(args[1]);
     long rows = Long.parseLong(args[2]);
     long offset = rows / 2; // round r writes [r*offset, r*offset + rows): half of it updates
+    // "flush" (default): full buffers become level-0 files; "spill": they spill to local disk
+    boolean spill = args.length > 3 && "spill".equals(args[3]);
     StructType type =
         new StructType().add("id", DataTypes.LongType, false).add("payload", DataTypes.StringType);
     FileStoreTable table =
@@ -66,16 +68,23 @@ public final class BoundedMemoryMain {
                 List.of("id"),
                 // write-only: this test is about writers and merge reads, not compaction
                 Map.of(
-                    "write-only", "true",
-                    "write-buffer-spillable", "false",
-                    "bucket", "4",
-                    "write-buffer-size", "16mb",
-                    "parquet.block.size", "8mb",
-                    "target-file-size", "64mb"),
+                    "write-only",
+                    "true",
+                    "write-buffer-spillable",
+                    String.valueOf(spill),
+                    "bucket",
+                    "4",
+                    "write-buffer-size",
+                    spill ? "64mb" : "16mb",
+                    "parquet.block.size",
+                    "8mb",
+                    "target-file-size",
+                    spill ? "256mb" : "64mb"),
                 null));
 
     long writeStart = System.nanoTime();
     long flushes = 0;
+    long spilledBytes = 0;
     long rowBytes = 0;
     GenericInternalRow row = new GenericInternalRow(2);
     for (int r = 0; r < rounds; r++) {
@@ -94,6 +103,7 @@ public final class BoundedMemoryMain {
       }
       flushes += write.flushCount();
       List<CommitMessage> messages = write.prepareCommit();
+      spilledBytes += write.spilledBytes();
       table.newCommit("bounded").commit(messages, r + 1);
       System.out.printf(
           "round %d committed, flushes so far %d, heap used %d MB%n", r, flushes, usedHeapMb());
@@ -141,6 +151,8 @@ public final class BoundedMemoryMain {
     System.out.println(
         "RESULT ok="
             + ok
+            + " spilledBytes="
+            + spilledBytes
             + " rows="
             + count
             + " distinct="
