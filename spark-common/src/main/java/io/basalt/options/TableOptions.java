@@ -67,4 +67,26 @@ public final class TableOptions {
           .description(
               "ascending: the version with the largest sequence.field wins; descending: the"
                   + " smallest wins.");
+
+  public static final ConfigOption<Boolean> DELETION_VECTORS_ENABLED =
+      ConfigOption.key("deletion-vectors.enabled")
+          .booleanType()
+          .defaultValue(false)
+          .description(
+              "Primary-key tables: writers move new rows out of level 0 at every commit and mark"
+                  + " the older versions of their keys in per-file deletion vectors, so reads need"
+                  + " no merge. With write-only writers, rows become visible once a compaction job"
+                  + " has processed them.");
+
+  public static final ConfigOption<Long> DELETION_VECTOR_INDEX_FILE_TARGET_SIZE =
+      ConfigOption.key("deletion-vector.index-file.target-size")
+          .memoryType()
+          .defaultValue(2L << 20)
+          .description("Size at which a deletion-vector index file rolls to the next one.");
+
+  public static final ConfigOption<Boolean> DELETION_VECTORS_BITMAP64 =
+      ConfigOption.key("deletion-vectors.bitmap64")
+          .booleanType()
+          .defaultValue(false)
+          .description("Store deletion vectors as 64-bit Roaring bitmaps.");
 }

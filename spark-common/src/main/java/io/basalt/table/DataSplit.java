@@ -1,9 +1,14 @@
 package io.basalt.table;
 
 import io.basalt.data.BinaryRow;
+import io.basalt.deletionvectors.DeletionFile;
 import io.basalt.manifest.DataFileMeta;
+import io.basalt.utils.Check;
 import java.io.Serializable;
+import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
+import javax.annotation.Nullable;
 
 /**
  * Files of one (partition, bucket) at one snapshot, read together: for a primary-key table the
@@ -18,10 +23,45 @@ public record DataSplit(
     int bucket,
     int totalBuckets,
     List<DataFileMeta> files,
-    boolean rawConvertible)
+    boolean rawConvertible,
+    List<DeletionFile> deletionFiles)
     implements Serializable {
   public DataSplit {
     files = List.copyOf(files);
+    // null entries mean "no deletion vector", so List.copyOf cannot be used
+    deletionFiles = Collections.unmodifiableList(new ArrayList<>(deletionFiles));
+    Check.argument(
+        deletionFiles.isEmpty() || deletionFiles.size() == files.size(),
+        "%s deletion files for %s data files",
+        deletionFiles.size(),
+        files.size());
+  }
+
+  /** A split without deletion vectors. */
+  public DataSplit(
+      long snapshotId,
+      BinaryRow partition,
+      int bucket,
+      int totalBuckets,
+      List<DataFileMeta> files,
+      boolean rawConvertible) {
+    this(snapshotId, partition, bucket, totalBuckets, files, rawConvertible, List.of());
+  }
+
+  /** The deletion vector of file {@code index}, or null. */
+  @Nullable
+  public DeletionFile deletionFile(int index) {
+    return deletionFiles.isEmpty() ? null : deletionFiles.get(index);
+  }
+
+  /** Whether any file has a deletion vector. */
+  public boolean hasDeletionVectors() {
+    for (DeletionFile file : deletionFiles) {
+      if (file != null) {
+        return true;
+      }
+    }
+    return false;
   }
 
   public long rowCount() {

@@ -73,6 +73,32 @@ public final class Levels {
     return level0.isEmpty() ? -1 : 0;
   }
 
+  /** The level-0 files, newest first. */
+  public List<DataFileMeta> level0Files() {
+    return List.copyOf(level0);
+  }
+
+  /** The sorted runs of levels above 0, lowest level first. */
+  public List<SortedRun> upperRuns() {
+    List<SortedRun> runs = new ArrayList<>();
+    for (List<DataFileMeta> level : levels) {
+      if (!level.isEmpty()) {
+        runs.add(new SortedRun(level));
+      }
+    }
+    return runs;
+  }
+
+  /** The lowest level above 0 holding no file, or -1 when every level is taken. */
+  public int lowestEmptyLevel() {
+    for (int i = 0; i < levels.size(); i++) {
+      if (levels.get(i).isEmpty()) {
+        return i + 1;
+      }
+    }
+    return -1;
+  }
+
   /** Every file, newest runs first. */
   public List<DataFileMeta> allFiles() {
     List<DataFileMeta> files = new ArrayList<>();

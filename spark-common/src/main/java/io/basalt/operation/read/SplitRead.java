@@ -1,8 +1,13 @@
 package io.basalt.operation.read;
 
 import io.basalt.data.OffsetRow;
+import io.basalt.deletionvectors.DeletionFile;
+import io.basalt.deletionvectors.DeletionVector;
+import io.basalt.deletionvectors.DeletionVectorIndexFile;
 import io.basalt.format.ParquetRowReader;
 import io.basalt.fs.DataFilePaths;
+import io.basalt.index.DeletionVectorMeta;
+import io.basalt.index.IndexFilePaths;
 import io.basalt.manifest.DataFileMeta;
 import io.basalt.mergetree.KeyValueLayout;
 import io.basalt.mergetree.MergeIterator;
@@ -15,7 +20,11 @@ import io.basalt.table.FileStoreTable;
 import io.basalt.utils.CloseableIterator;
 import java.io.Serializable;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.function.Function;
+import javax.annotation.Nullable;
 import org.apache.hadoop.fs.Path;
 import org.apache.spark.sql.catalyst.InternalRow;
 import org.apache.spark.sql.types.DataType;
@@ -59,7 +68,15 @@ public final class SplitRead implements Serializable {
   /** The rows of {@code split}; close the iterator when done. */
   public CloseableIterator<InternalRow> read(DataSplit split) {
     if (!table.hasPrimaryKey() || split.rawConvertible()) {
-      return new ConcatIterator(split.files(), file -> open(split, file, readType));
+      Map<String, DeletionFile> deletionFiles = new HashMap<>();
+      for (int i = 0; i < split.files().size(); i++) {
+        if (split.deletionFile(i) != null) {
+          deletionFiles.put(split.files().get(i).fileName(), split.deletionFile(i));
+        }
+      }
+      return new ConcatIterator(
+          split.files(),
+          file -> open(split, file, readType, loadDeletionVector(file, deletionFiles)));
     }
     KeyValueLayout layout = new KeyValueLayout(table.schema());
     SequenceOrder sequence = SequenceOrder.of(table.schema(), table.options(), table.name());
@@ -106,6 +123,18 @@ public final class SplitRead implements Serializable {
    */
   public List<CloseableIterator<InternalRow>> openRuns(
       DataSplit split, KeyValueLayout layout, StructType kvType) {
+    return openRuns(split, layout, kvType, file -> null);
+  }
+
+  /**
+   * Like {@link #openRuns(DataSplit, KeyValueLayout, StructType)}, skipping the rows that {@code
+   * deletionVectors} (by data file name; null for none) mark deleted.
+   */
+  public List<CloseableIterator<InternalRow>> openRuns(
+      DataSplit split,
+      KeyValueLayout layout,
+      StructType kvType,
+      Function<String, DeletionVector> deletionVectors) {
     int maxLevel = 1;
     for (DataFileMeta file : split.files()) {
       maxLevel = Math.max(maxLevel, file.level());
@@ -113,7 +142,10 @@ public final class SplitRead implements Serializable {
     Levels levels = new Levels(layout.keyTypes(), maxLevel + 1, split.files());
     List<CloseableIterator<InternalRow>> runs = new ArrayList<>();
     for (LevelSortedRun run : levels.sortedRuns()) {
-      runs.add(new ConcatIterator(run.run().files(), file -> open(split, file, kvType)));
+      runs.add(
+          new ConcatIterator(
+              run.run().files(),
+              file -> open(split, file, kvType, deletionVectors.apply(file.fileName()))));
     }
     return runs;
   }
@@ -123,8 +155,34 @@ public final class SplitRead implements Serializable {
     return new Path(dataPaths.bucketDir(split.partition(), split.bucket()), file.fileName());
   }
 
-  private CloseableIterator<InternalRow> open(
-      DataSplit split, DataFileMeta file, StructType schema) {
-    return ParquetRowReader.open(table.fileIO().conf(), path(split, file), schema, null);
+  /** Opens one data file of {@code split}, skipping the rows {@code deleted} marks. */
+  public CloseableIterator<InternalRow> open(
+      DataSplit split, DataFileMeta file, StructType schema, @Nullable DeletionVector deleted) {
+    CloseableIterator<InternalRow> rows =
+        ParquetRowReader.open(table.fileIO().conf(), path(split, file), schema, null);
+    return deleted == null || deleted.isEmpty() ? rows : new DeletedRowsFilter(rows, deleted);
+  }
+
+  @Nullable
+  private DeletionVector loadDeletionVector(DataFileMeta file, Map<String, DeletionFile> files) {
+    DeletionFile deletion = files.get(file.fileName());
+    if (deletion == null) {
+      return null;
+    }
+    return indexFiles()
+        .read(
+            deletion.indexFileName(),
+            new DeletionVectorMeta(
+                file.fileName(),
+                Math.toIntExact(deletion.offset()),
+                Math.toIntExact(deletion.length()),
+                deletion.cardinality()));
+  }
+
+  private DeletionVectorIndexFile indexFiles() {
+    return new DeletionVectorIndexFile(
+        table.fileIO(),
+        new IndexFilePaths(table.paths()),
+        table.options().get(TableOptions.DELETION_VECTOR_INDEX_FILE_TARGET_SIZE));
   }
 }

@@ -1,15 +1,18 @@
 package io.basalt.operation.write;
 
 import io.basalt.data.BinaryRow;
+import io.basalt.deletionvectors.BucketDeletionVectors;
 import io.basalt.manifest.DataFileMeta;
 import io.basalt.mergetree.compact.CompactUnit;
 import io.basalt.mergetree.compact.Levels;
 import io.basalt.mergetree.compact.UniversalCompaction;
+import io.basalt.table.DataSplit;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import javax.annotation.Nullable;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.Path;
 
@@ -29,6 +32,8 @@ public final class BucketCompaction {
   private final Configuration conf;
   private final List<DataFileMeta> before = new ArrayList<>();
   private final List<DataFileMeta> after = new ArrayList<>();
+  @Nullable private BucketDeletionVectors deletionVectors;
+  @Nullable private LookupPromotion promotion;
 
   public BucketCompaction(
       CompactRewriter rewriter,
@@ -47,6 +52,37 @@ public final class BucketCompaction {
     this.conf = conf;
   }
 
+  /**
+   * Switches to deletion-vector mode: rewrites skip deleted rows, and level-0 files move up by
+   * {@link #promoteLevel0()} instead of plain merges.
+   */
+  public BucketCompaction withDeletionVectors(
+      BucketDeletionVectors vectors, LookupPromotion lookup) {
+    this.deletionVectors = vectors;
+    this.promotion = lookup;
+    return this;
+  }
+
+  /**
+   * Deletion-vector mode: moves every level-0 file into the lowest free level above 0, marking
+   * older versions deleted (a full compaction when no level is free).
+   */
+  public void promoteLevel0() {
+    List<DataFileMeta> level0 = levels.level0Files();
+    if (level0.isEmpty()) {
+      return;
+    }
+    int outputLevel = levels.lowestEmptyLevel();
+    if (outputLevel < 0) {
+      full();
+      return;
+    }
+    DataSplit bucketFiles = new DataSplit(0, partition, bucket, totalBuckets, level0, false);
+    List<DataFileMeta> written =
+        promotion.promote(bucketFiles, level0, levels.upperRuns(), outputLevel, deletionVectors);
+    record(level0, written);
+  }
+
   /** Runs minor compactions until the picker has nothing left to do. */
   public void compactWhileDue(UniversalCompaction picker) {
     for (Optional<CompactUnit> unit = picker.pick(levels);
@@ -63,10 +99,27 @@ public final class BucketCompaction {
 
   /** Rewrites the files of {@code unit} and records the change. */
   public void apply(CompactUnit unit) {
-    List<DataFileMeta> written = rewriter.rewrite(partition, bucket, totalBuckets, unit);
-    levels.update(unit.files(), written);
+    List<DataFileMeta> written =
+        deletionVectors == null
+            ? rewriter.rewrite(partition, bucket, totalBuckets, unit)
+            : rewriter.rewrite(partition, bucket, totalBuckets, unit, deletionVectors::get);
+    if (deletionVectors != null) {
+      // the rewritten files are gone, and their deleted rows with them
+      List<String> replaced = new ArrayList<>();
+      for (DataFileMeta file : unit.files()) {
+        if (written.stream().noneMatch(w -> w.fileName().equals(file.fileName()))) {
+          replaced.add(file.fileName());
+        }
+      }
+      deletionVectors.removeFiles(replaced);
+    }
+    record(unit.files(), written);
+  }
+
+  private void record(List<DataFileMeta> replaced, List<DataFileMeta> written) {
+    levels.update(replaced, written);
     List<String> writtenNames = written.stream().map(DataFileMeta::fileName).toList();
-    for (DataFileMeta file : unit.files()) {
+    for (DataFileMeta file : replaced) {
       boolean intermediate = after.removeIf(f -> f.fileName().equals(file.fileName()));
       if (!intermediate) {
         before.add(file);

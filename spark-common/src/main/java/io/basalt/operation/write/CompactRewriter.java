@@ -1,6 +1,7 @@
 package io.basalt.operation.write;
 
 import io.basalt.data.BinaryRow;
+import io.basalt.deletionvectors.DeletionVector;
 import io.basalt.manifest.DataFileMeta;
 import io.basalt.mergetree.KeyValueLayout;
 import io.basalt.mergetree.MergeIterator;
@@ -11,6 +12,7 @@ import io.basalt.table.DataSplit;
 import io.basalt.table.FileStoreTable;
 import java.util.Comparator;
 import java.util.List;
+import java.util.function.Function;
 import org.apache.spark.sql.catalyst.InternalRow;
 
 /**
@@ -38,12 +40,26 @@ public final class CompactRewriter {
   /** The files that replace {@code unit}'s files. */
   public List<DataFileMeta> rewrite(
       BinaryRow partition, int bucket, int totalBuckets, CompactUnit unit) {
+    return rewrite(partition, bucket, totalBuckets, unit, file -> null);
+  }
+
+  /**
+   * Like {@link #rewrite(BinaryRow, int, int, CompactUnit)}, leaving out the rows {@code
+   * deletionVectors} (by data file name) mark deleted.
+   */
+  public List<DataFileMeta> rewrite(
+      BinaryRow partition,
+      int bucket,
+      int totalBuckets,
+      CompactUnit unit,
+      Function<String, DeletionVector> deletionVectors) {
     List<DataFileMeta> files = unit.files();
     if (files.size() == 1) {
       DataFileMeta only = files.get(0);
+      boolean nothingDeleted = deletionVectors.apply(only.fileName()) == null;
       boolean retractionsStay =
           !unit.dropRetractions() || Long.valueOf(0).equals(only.deleteRowCount());
-      if (retractionsStay) {
+      if (retractionsStay && nothingDeleted) {
         return List.of(only.withLevel(unit.outputLevel()));
       }
     }
@@ -58,7 +74,7 @@ public final class CompactRewriter {
             DataFileMeta.SOURCE_COMPACT);
     try (MergeIterator merged =
         new MergeIterator(
-            read.openRuns(split, layout, layout.fileSchema()),
+            read.openRuns(split, layout, layout.fileSchema(), deletionVectors),
             layout,
             versionOrder,
             !unit.dropRetractions())) {
