@@ -14,6 +14,12 @@ import javax.annotation.Nullable;
  * changed. A bucket's vectors are small (bitmaps of positions), so they are held whole.
  */
 public final class BucketDeletionVectors {
+  /**
+   * The index-file target size for bucket vectors: never roll, since a bucket keeps exactly one
+   * deletion-vector index file (as Paimon does) and the index manifest holds one entry per bucket.
+   */
+  public static final long ONE_FILE_PER_BUCKET = Long.MAX_VALUE;
+
   private final DeletionVectorIndexFile indexFiles;
   private final List<IndexFileMeta> current;
   private final boolean bitmap64;

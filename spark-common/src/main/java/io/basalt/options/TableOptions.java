@@ -78,12 +78,6 @@ public final class TableOptions {
                   + " no merge. With write-only writers, rows become visible once a compaction job"
                   + " has processed them.");
 
-  public static final ConfigOption<Long> DELETION_VECTOR_INDEX_FILE_TARGET_SIZE =
-      ConfigOption.key("deletion-vector.index-file.target-size")
-          .memoryType()
-          .defaultValue(2L << 20)
-          .description("Size at which a deletion-vector index file rolls to the next one.");
-
   public static final ConfigOption<Boolean> DELETION_VECTORS_BITMAP64 =
       ConfigOption.key("deletion-vectors.bitmap64")
           .booleanType()

@@ -1,6 +1,7 @@
 package io.basalt.table;
 
 import io.basalt.data.BinaryRow;
+import io.basalt.index.IndexFileMeta;
 import io.basalt.manifest.DataFileMeta;
 import java.io.Serializable;
 import java.util.List;
@@ -13,6 +14,8 @@ import java.util.List;
  * @param newFiles level-0 files with new rows (an APPEND)
  * @param compactBefore files a compaction rewrote (a COMPACT deletes them)
  * @param compactAfter files a compaction wrote (a COMPACT adds them)
+ * @param newIndexFiles the bucket's new complete set of deletion-vector index files
+ * @param deletedIndexFiles the bucket's index files that set replaces
  */
 public record CommitMessage(
     BinaryRow partition,
@@ -20,12 +23,35 @@ public record CommitMessage(
     int totalBuckets,
     List<DataFileMeta> newFiles,
     List<DataFileMeta> compactBefore,
-    List<DataFileMeta> compactAfter)
+    List<DataFileMeta> compactAfter,
+    List<IndexFileMeta> newIndexFiles,
+    List<IndexFileMeta> deletedIndexFiles)
     implements Serializable {
   public CommitMessage {
     newFiles = List.copyOf(newFiles);
     compactBefore = List.copyOf(compactBefore);
     compactAfter = List.copyOf(compactAfter);
+    newIndexFiles = List.copyOf(newIndexFiles);
+    deletedIndexFiles = List.copyOf(deletedIndexFiles);
+  }
+
+  /** A message without index changes. */
+  public CommitMessage(
+      BinaryRow partition,
+      int bucket,
+      int totalBuckets,
+      List<DataFileMeta> newFiles,
+      List<DataFileMeta> compactBefore,
+      List<DataFileMeta> compactAfter) {
+    this(
+        partition,
+        bucket,
+        totalBuckets,
+        newFiles,
+        compactBefore,
+        compactAfter,
+        List.of(),
+        List.of());
   }
 
   /** A message with new files only. */
@@ -34,8 +60,11 @@ public record CommitMessage(
     this(partition, bucket, totalBuckets, newFiles, List.of(), List.of());
   }
 
-  /** Whether a compaction changed anything. */
+  /** Whether a compaction changed anything (files or deletion vectors). */
   public boolean hasCompaction() {
-    return !compactBefore.isEmpty() || !compactAfter.isEmpty();
+    return !compactBefore.isEmpty()
+        || !compactAfter.isEmpty()
+        || !newIndexFiles.isEmpty()
+        || !deletedIndexFiles.isEmpty();
   }
 }

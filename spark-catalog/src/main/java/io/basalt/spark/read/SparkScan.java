@@ -84,6 +84,8 @@ public final class SparkScan implements Scan, Batch, SupportsReportStatistics {
       columnar =
           !splits.isEmpty()
               && splits.stream().allMatch(DataSplit::rawConvertible)
+              // deletion vectors are applied as a row filter on the row path only, so far
+              && splits.stream().noneMatch(DataSplit::hasDeletionVectors)
               && VectorizedReadOptions.supportsColumnar(readSchema);
     }
     return columnar;

@@ -1,6 +1,10 @@
 package io.basalt.operation.commit;
 
 import io.basalt.fs.DataFilePaths;
+import io.basalt.index.IndexFileMeta;
+import io.basalt.index.IndexFilePaths;
+import io.basalt.index.IndexManifestEntry;
+import io.basalt.index.IndexManifests;
 import io.basalt.manifest.DataFileMeta;
 import io.basalt.manifest.FileKind;
 import io.basalt.manifest.ManifestEntry;
@@ -74,7 +78,7 @@ public final class FileStoreCommit {
         adds.isEmpty()
             ? OptionalLong.empty()
             : tryCommit(CommitKind.APPEND, identifier, latest -> adds, null);
-    if (compactEntries(messages).isEmpty()) {
+    if (messages.stream().noneMatch(CommitMessage::hasCompaction)) {
       return appended;
     }
     try {
@@ -95,7 +99,7 @@ public final class FileStoreCommit {
    */
   public OptionalLong commitCompaction(List<CommitMessage> messages, long identifier) {
     List<ManifestEntry> changes = compactEntries(messages);
-    if (changes.isEmpty()) {
+    if (messages.stream().noneMatch(CommitMessage::hasCompaction)) {
       return OptionalLong.empty();
     }
     ConflictDetector detector = new ConflictDetector(table);
@@ -111,11 +115,60 @@ public final class FileStoreCommit {
             detector.check(latest, changes);
             return changes;
           },
-          isFullCompaction(messages) ? Map.of(Snapshot.FULL_COMPACTION_PROPERTY, "true") : null);
+          isFullCompaction(messages) ? Map.of(Snapshot.FULL_COMPACTION_PROPERTY, "true") : null,
+          hasIndexChanges(messages) ? latest -> updateIndex(latest, messages) : null);
     } catch (CommitConflictException e) {
       deleteCompactionOutput(messages);
       throw e;
     }
+  }
+
+  private static boolean hasIndexChanges(List<CommitMessage> messages) {
+    for (CommitMessage message : messages) {
+      if (!message.newIndexFiles().isEmpty() || !message.deletedIndexFiles().isEmpty()) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /**
+   * Writes the index manifest after the messages' deletion-vector changes, first checking that each
+   * bucket's vectors are still the ones the compaction started from.
+   */
+  private String updateIndex(Snapshot latest, List<CommitMessage> messages) {
+    IndexManifests indexManifests = new IndexManifests(table.fileIO(), table.paths());
+    List<IndexManifestEntry> previous = indexManifests.read(latest.indexManifest());
+    List<IndexManifestEntry> changes = new ArrayList<>();
+    for (CommitMessage message : messages) {
+      if (message.newIndexFiles().isEmpty() && message.deletedIndexFiles().isEmpty()) {
+        continue;
+      }
+      Set<String> current = new java.util.HashSet<>();
+      for (IndexManifestEntry entry : previous) {
+        if (entry.bucket() == message.bucket() && entry.partition().equals(message.partition())) {
+          current.add(entry.indexFile().fileName());
+        }
+      }
+      Set<String> expected = new java.util.HashSet<>();
+      for (IndexFileMeta file : message.deletedIndexFiles()) {
+        expected.add(file.fileName());
+        changes.add(
+            new IndexManifestEntry(FileKind.DELETE, message.partition(), message.bucket(), file));
+      }
+      if (!current.equals(expected)) {
+        throw new CommitConflictException(
+            String.format(
+                "Commit to table %s conflicts with snapshot %s: the deletion vectors of bucket %s"
+                    + " changed concurrently. Nothing was committed; retry the operation.",
+                table.name(), latest.id(), message.bucket()));
+      }
+      for (IndexFileMeta file : message.newIndexFiles()) {
+        changes.add(
+            new IndexManifestEntry(FileKind.ADD, message.partition(), message.bucket(), file));
+      }
+    }
+    return indexManifests.writeCompleteState(previous, changes);
   }
 
   private boolean isFullCompaction(List<CommitMessage> messages) {
@@ -132,7 +185,11 @@ public final class FileStoreCommit {
 
   private void deleteCompactionOutput(List<CommitMessage> messages) {
     DataFilePaths dataPaths = table.dataFilePaths();
+    IndexFilePaths indexPaths = new IndexFilePaths(table.paths());
     for (CommitMessage message : messages) {
+      for (IndexFileMeta file : message.newIndexFiles()) {
+        table.fileIO().delete(indexPaths.toPath(file), false);
+      }
       Set<String> kept = new java.util.HashSet<>();
       for (DataFileMeta file : message.newFiles()) {
         kept.add(file.fileName());
@@ -257,8 +314,22 @@ public final class FileStoreCommit {
     List<ManifestEntry> against(@Nullable Snapshot latest);
   }
 
+  /** Writes an attempt's new index manifest from the latest snapshot; returns its name. */
+  private interface IndexUpdate {
+    String against(Snapshot latest);
+  }
+
   private OptionalLong tryCommit(
       CommitKind kind, long identifier, Changes changes, @Nullable Map<String, String> properties) {
+    return tryCommit(kind, identifier, changes, properties, null);
+  }
+
+  private OptionalLong tryCommit(
+      CommitKind kind,
+      long identifier,
+      Changes changes,
+      @Nullable Map<String, String> properties,
+      @Nullable IndexUpdate indexUpdate) {
     OptionalLong firstSeen = snapshots.latestSnapshotId();
     for (int attempt = 0; ; attempt++) {
       Optional<Snapshot> latest = snapshots.latestSnapshot();
@@ -269,7 +340,14 @@ public final class FileStoreCommit {
       Snapshot snapshot;
       try {
         snapshot =
-            prepare(kind, identifier, latest.orElse(null), changes, attemptFiles, properties);
+            prepare(
+                kind,
+                identifier,
+                latest.orElse(null),
+                changes,
+                attemptFiles,
+                properties,
+                indexUpdate);
       } catch (RuntimeException e) {
         attemptFiles.cleanup(manifests);
         throw e;
@@ -312,8 +390,14 @@ public final class FileStoreCommit {
       @Nullable Snapshot latest,
       Changes changes,
       Attempt files,
-      @Nullable Map<String, String> properties) {
+      @Nullable Map<String, String> properties,
+      @Nullable IndexUpdate indexUpdate) {
     List<ManifestEntry> delta = changes.against(latest);
+    String indexManifest = latest == null ? null : latest.indexManifest();
+    if (indexUpdate != null && latest != null) {
+      indexManifest = indexUpdate.against(latest);
+      files.names.add(indexManifest);
+    }
     RollingManifestWriter writer = manifests.newManifestWriter(table.schema().id());
     List<ManifestFileMeta> deltaMetas;
     try {
@@ -341,7 +425,8 @@ public final class FileStoreCommit {
     }
     ManifestFiles.WrittenList baseList = manifests.writeManifestList(base);
     files.names.add(baseList.fileName());
-    return newSnapshot(kind, identifier, latest, delta, baseList, deltaList, properties);
+    return newSnapshot(
+        kind, identifier, latest, delta, baseList, deltaList, properties, indexManifest);
   }
 
   private Snapshot newSnapshot(
@@ -351,7 +436,8 @@ public final class FileStoreCommit {
       List<ManifestEntry> delta,
       ManifestFiles.WrittenList baseList,
       ManifestFiles.WrittenList deltaList,
-      @Nullable Map<String, String> properties) {
+      @Nullable Map<String, String> properties,
+      @Nullable String indexManifest) {
     long deltaRecords = 0;
     for (ManifestEntry entry : delta) {
       long rows = entry.file().rowCount();
@@ -370,7 +456,7 @@ public final class FileStoreCommit {
         deltaList.fileSize(),
         null,
         null,
-        latest == null ? null : latest.indexManifest(),
+        indexManifest,
         commitUser,
         identifier,
         kind,

@@ -1,19 +1,31 @@
 package io.basalt.operation.compact;
 
+import io.basalt.deletionvectors.BucketDeletionVectors;
+import io.basalt.deletionvectors.DeletionVectorIndexFile;
+import io.basalt.index.IndexFileMeta;
+import io.basalt.index.IndexFilePaths;
+import io.basalt.index.IndexManifestEntry;
+import io.basalt.index.IndexManifests;
 import io.basalt.manifest.DataFileMeta;
 import io.basalt.mergetree.KeyValueLayout;
+import io.basalt.mergetree.SequenceOrder;
 import io.basalt.mergetree.compact.Levels;
 import io.basalt.mergetree.compact.UniversalCompaction;
 import io.basalt.operation.write.AppendCompactRewriter;
 import io.basalt.operation.write.AppendCompaction;
 import io.basalt.operation.write.BucketCompaction;
 import io.basalt.operation.write.CompactRewriter;
+import io.basalt.operation.write.LookupPromotion;
 import io.basalt.options.CompactionSettings;
+import io.basalt.options.TableOptions;
 import io.basalt.options.WriteOptions;
+import io.basalt.snapshot.Snapshot;
 import io.basalt.table.CommitMessage;
 import io.basalt.table.DataSplit;
 import io.basalt.table.FileStoreTable;
+import java.util.ArrayList;
 import java.util.List;
+import javax.annotation.Nullable;
 
 /**
  * Compacts one bucket outside a write (the {@code CALL sys.compact} job): primary-key buckets by
@@ -58,11 +70,28 @@ public final class BucketCompactor {
             split.totalBuckets(),
             table.dataFilePaths().bucketDir(split.partition(), split.bucket()),
             table.fileIO().conf());
+    BucketDeletionVectors vectors = deletionVectors(split);
+    if (vectors != null) {
+      compaction.withDeletionVectors(
+          vectors,
+          new LookupPromotion(
+              table,
+              layout,
+              SequenceOrder.of(table.schema(), table.options(), table.name())
+                  .comparator(layout, table.schema().fields())));
+    }
+    List<IndexFileMeta> newIndexFiles = List.of();
     try {
       if (full) {
         compaction.full();
       } else {
+        if (vectors != null) {
+          compaction.promoteLevel0();
+        }
         compaction.compactWhileDue(new UniversalCompaction(settings));
+      }
+      if (vectors != null && vectors.changed()) {
+        newIndexFiles = vectors.write();
       }
     } catch (RuntimeException e) {
       compaction.abort();
@@ -74,7 +103,34 @@ public final class BucketCompactor {
         split.totalBuckets(),
         List.of(),
         compaction.before(),
-        compaction.after());
+        compaction.after(),
+        newIndexFiles,
+        vectors == null || !vectors.changed() ? List.of() : vectors.current());
+  }
+
+  /** The bucket's deletion vectors at the split's snapshot, or null when the table has none. */
+  @Nullable
+  private BucketDeletionVectors deletionVectors(DataSplit split) {
+    if (!table.options().get(TableOptions.DELETION_VECTORS_ENABLED)) {
+      return null;
+    }
+    Snapshot snapshot = table.snapshotManager().snapshot(split.snapshotId());
+    List<IndexFileMeta> files = new ArrayList<>();
+    for (IndexManifestEntry entry :
+        new IndexManifests(table.fileIO(), table.paths()).read(snapshot.indexManifest())) {
+      if (entry.bucket() == split.bucket()
+          && entry.partition().equals(split.partition())
+          && IndexFileMeta.DELETION_VECTORS.equals(entry.indexFile().indexType())) {
+        files.add(entry.indexFile());
+      }
+    }
+    return new BucketDeletionVectors(
+        new DeletionVectorIndexFile(
+            table.fileIO(),
+            new IndexFilePaths(table.paths()),
+            BucketDeletionVectors.ONE_FILE_PER_BUCKET),
+        files,
+        table.options().get(TableOptions.DELETION_VECTORS_BITMAP64));
   }
 
   private CommitMessage compactAppend(DataSplit split, boolean full) {

@@ -1,6 +1,7 @@
 package io.basalt.operation.read;
 
 import io.basalt.data.OffsetRow;
+import io.basalt.deletionvectors.BucketDeletionVectors;
 import io.basalt.deletionvectors.DeletionFile;
 import io.basalt.deletionvectors.DeletionVector;
 import io.basalt.deletionvectors.DeletionVectorIndexFile;
@@ -183,6 +184,6 @@ public final class SplitRead implements Serializable {
     return new DeletionVectorIndexFile(
         table.fileIO(),
         new IndexFilePaths(table.paths()),
-        table.options().get(TableOptions.DELETION_VECTOR_INDEX_FILE_TARGET_SIZE));
+        BucketDeletionVectors.ONE_FILE_PER_BUCKET);
   }
 }

@@ -1,10 +1,16 @@
 package io.basalt.operation.scan;
 
 import io.basalt.data.BinaryRow;
+import io.basalt.deletionvectors.DeletionFile;
+import io.basalt.index.DeletionVectorMeta;
+import io.basalt.index.IndexFileMeta;
+import io.basalt.index.IndexManifestEntry;
+import io.basalt.index.IndexManifests;
 import io.basalt.manifest.DataFileMeta;
 import io.basalt.manifest.ManifestEntry;
 import io.basalt.manifest.ManifestFileMeta;
 import io.basalt.manifest.ManifestFiles;
+import io.basalt.options.TableOptions;
 import io.basalt.predicate.ColumnStatistics;
 import io.basalt.predicate.Predicate;
 import io.basalt.predicate.StatsEvaluator;
@@ -37,6 +43,7 @@ public final class TableScan {
   @Nullable private Predicate filter;
   @Nullable private BinaryRow partition;
   @Nullable private Integer bucket;
+  private boolean forCompaction;
 
   public TableScan(FileStoreTable table) {
     this.table = table;
@@ -57,6 +64,15 @@ public final class TableScan {
   /** Reads only the partition with these exact values. */
   public TableScan withPartition(BinaryRow exactPartition) {
     this.partition = exactPartition;
+    return this;
+  }
+
+  /**
+   * Plans every live file, level 0 included, without deletion vectors: the input of a compaction
+   * job rather than of a read.
+   */
+  public TableScan forCompaction() {
+    this.forCompaction = true;
     return this;
   }
 
@@ -108,11 +124,25 @@ public final class TableScan {
             .add(entry);
       }
       FileFilter fileFilter = new FileFilter(table, filters);
+      boolean deletionVectors =
+          !forCompaction
+              && table.hasPrimaryKey()
+              && table.options().get(TableOptions.DELETION_VECTORS_ENABLED);
+      Map<String, DeletionFile> deletionFiles =
+          deletionVectors ? deletionFiles(snapshot) : Map.of();
       List<DataSplit> splits = new ArrayList<>();
       for (List<ManifestEntry> group : byBucket.values()) {
-        List<DataFileMeta> files = fileFilter.select(group);
+        if (deletionVectors) {
+          // level-0 rows are not visible yet: a compaction (in the writer or a job) moves them up
+          group = group.stream().filter(e -> e.file().level() > 0).toList();
+        }
+        List<DataFileMeta> files = group.isEmpty() ? List.of() : fileFilter.select(group);
         if (!files.isEmpty()) {
           ManifestEntry first = group.get(0);
+          List<DeletionFile> deletions = new ArrayList<>();
+          for (DataFileMeta file : files) {
+            deletions.add(deletionFiles.get(deletionKey(first, file.fileName())));
+          }
           splits.add(
               new DataSplit(
                   snapshot.id(),
@@ -120,7 +150,8 @@ public final class TableScan {
                   first.bucket(),
                   first.totalBuckets(),
                   files,
-                  rawConvertible(files)));
+                  deletionVectors || rawConvertible(files),
+                  deletionVectors ? deletions : List.of()));
         }
       }
       ScanMetrics metrics =
@@ -131,6 +162,29 @@ public final class TableScan {
               fileFilter.skipped(),
               fileFilter.bucketsSkipped());
       return new Plan(snapshot, splits, metrics);
+    }
+
+    /** The deletion file of every data file with deleted rows, by {@link #deletionKey}. */
+    private Map<String, DeletionFile> deletionFiles(Snapshot snapshot) {
+      Map<String, DeletionFile> files = new HashMap<>();
+      for (IndexManifestEntry entry :
+          new IndexManifests(table.fileIO(), table.paths()).read(snapshot.indexManifest())) {
+        IndexFileMeta index = entry.indexFile();
+        if (index.dvRanges() == null) {
+          continue;
+        }
+        for (DeletionVectorMeta range : index.dvRanges().values()) {
+          files.put(
+              entry.partition() + "/" + entry.bucket() + "/" + range.dataFileName(),
+              new DeletionFile(
+                  index.fileName(), range.offset(), range.length(), range.cardinality()));
+        }
+      }
+      return files;
+    }
+
+    private String deletionKey(ManifestEntry entry, String fileName) {
+      return entry.partition() + "/" + entry.bucket() + "/" + fileName;
     }
 
     /**

@@ -1,6 +1,9 @@
 package io.basalt.operation.write;
 
 import io.basalt.data.BinaryRow;
+import io.basalt.index.IndexFileMeta;
+import io.basalt.index.IndexManifestEntry;
+import io.basalt.index.IndexManifests;
 import io.basalt.manifest.DataFileMeta;
 import io.basalt.manifest.ManifestEntry;
 import io.basalt.options.CompactionSettings;
@@ -26,6 +29,7 @@ final class BucketState {
   private final int configuredBuckets;
   private final Map<BinaryRow, Partition> partitions = new HashMap<>();
   private long memoryUsed;
+  @Nullable private List<IndexManifestEntry> indexEntries;
 
   BucketState(FileStoreTable table, @Nullable Long baseSnapshotId, boolean overwrite) {
     this.table = table;
@@ -44,6 +48,25 @@ final class BucketState {
       return List.of();
     }
     return partition(partition).files.getOrDefault(bucket, List.of());
+  }
+
+  /** The bucket's deletion-vector index files in the base snapshot; none for an overwrite. */
+  List<IndexFileMeta> deletionVectorFiles(BinaryRow partition, int bucket) {
+    if (overwrite || base == null) {
+      return List.of();
+    }
+    if (indexEntries == null) {
+      indexEntries = new IndexManifests(table.fileIO(), table.paths()).read(base.indexManifest());
+    }
+    List<IndexFileMeta> files = new ArrayList<>();
+    for (IndexManifestEntry entry : indexEntries) {
+      if (entry.bucket() == bucket
+          && entry.partition().equals(partition)
+          && IndexFileMeta.DELETION_VECTORS.equals(entry.indexFile().indexType())) {
+        files.add(entry.indexFile());
+      }
+    }
+    return files;
   }
 
   long nextSequence(BinaryRow partition, int bucket) {

@@ -1,6 +1,7 @@
 package io.basalt.operation.write;
 
 import io.basalt.data.RowKind;
+import io.basalt.index.IndexFileMeta;
 import io.basalt.manifest.DataFileMeta;
 import java.util.List;
 import org.apache.spark.sql.catalyst.InternalRow;
@@ -36,5 +37,15 @@ interface BucketWriter {
   record Result(
       List<DataFileMeta> newFiles,
       List<DataFileMeta> compactBefore,
-      List<DataFileMeta> compactAfter) {}
+      List<DataFileMeta> compactAfter,
+      List<IndexFileMeta> newIndexFiles,
+      List<IndexFileMeta> deletedIndexFiles) {
+
+    Result(
+        List<DataFileMeta> newFiles,
+        List<DataFileMeta> compactBefore,
+        List<DataFileMeta> compactAfter) {
+      this(newFiles, compactBefore, compactAfter, List.of(), List.of());
+    }
+  }
 }

@@ -2,6 +2,7 @@ package io.basalt.operation.write;
 
 import io.basalt.data.BinaryRow;
 import io.basalt.data.RowKind;
+import io.basalt.deletionvectors.BucketDeletionVectors;
 import io.basalt.manifest.DataFileMeta;
 import io.basalt.mergetree.KeyValueLayout;
 import io.basalt.mergetree.KeyValues;
@@ -28,6 +29,7 @@ final class KeyValueBucketWriter implements BucketWriter {
   private final Levels levels;
   private final UniversalCompaction picker;
   @Nullable private final BucketCompaction compaction;
+  @Nullable private final BucketDeletionVectors deletionVectors;
   private final List<DataFileMeta> newFiles = new ArrayList<>();
   private long nextSequence;
   private final boolean spillable;
@@ -45,7 +47,8 @@ final class KeyValueBucketWriter implements BucketWriter {
       Target target,
       List<DataFileMeta> existingFiles,
       long firstSequence,
-      String tableName) {
+      String tableName,
+      @Nullable DeletionVectorMode deletionVectors) {
     this.keyValues = new KeyValues(layout, tableName, versionOrder);
     this.files = new RollingDataFileWriter(context, target.bucketDir(), 0, layout, firstSequence);
     this.levels = new Levels(layout.keyTypes(), compaction.numLevels(), existingFiles);
@@ -61,11 +64,18 @@ final class KeyValueBucketWriter implements BucketWriter {
                 target.totalBuckets(),
                 target.bucketDir(),
                 context.conf());
+    this.deletionVectors = deletionVectors == null ? null : deletionVectors.vectors();
+    if (compaction != null && deletionVectors != null) {
+      compaction.withDeletionVectors(deletionVectors.vectors(), deletionVectors.promotion());
+    }
     this.nextSequence = firstSequence;
     this.spillable = context.spillable();
     this.maxSpillFiles = context.maxSpillFiles();
     this.spillDir = context.spillDir();
   }
+
+  /** A deletion-vector table's bucket state: its vectors and the lookup that maintains them. */
+  record DeletionVectorMode(BucketDeletionVectors vectors, LookupPromotion promotion) {}
 
   /** Where a bucket writer writes. */
   record Target(BinaryRow partition, int bucket, int totalBuckets, Path bucketDir) {}
@@ -129,7 +139,9 @@ final class KeyValueBucketWriter implements BucketWriter {
   }
 
   private void compactWhileDue() {
-    if (compaction != null) { // write-only writers leave compaction to a separate job
+    // write-only writers leave compaction to a separate job; deletion-vector writers first move
+    // level 0 up with lookups at the end of the write, and only then may merge upper levels
+    if (compaction != null && deletionVectors == null) {
       compaction.compactWhileDue(picker);
     }
   }
@@ -145,10 +157,22 @@ final class KeyValueBucketWriter implements BucketWriter {
     if (compaction == null) {
       return new Result(List.copyOf(newFiles), List.of(), List.of());
     }
+    if (deletionVectors != null) {
+      compaction.promoteLevel0();
+      compaction.compactWhileDue(picker);
+    }
     if (fullCompaction) {
       compaction.full();
     }
-    return new Result(List.copyOf(newFiles), compaction.before(), compaction.after());
+    if (deletionVectors == null || !deletionVectors.changed()) {
+      return new Result(List.copyOf(newFiles), compaction.before(), compaction.after());
+    }
+    return new Result(
+        List.copyOf(newFiles),
+        compaction.before(),
+        compaction.after(),
+        deletionVectors.write(),
+        deletionVectors.current());
   }
 
   @Override

@@ -6,10 +6,14 @@ import io.basalt.data.BinaryRowCodec;
 import io.basalt.data.ProjectedRow;
 import io.basalt.data.RowComparator;
 import io.basalt.data.RowKind;
+import io.basalt.deletionvectors.BucketDeletionVectors;
+import io.basalt.deletionvectors.DeletionVectorIndexFile;
 import io.basalt.fs.DataFilePaths;
+import io.basalt.index.IndexFilePaths;
 import io.basalt.mergetree.KeyValueLayout;
 import io.basalt.mergetree.SequenceOrder;
 import io.basalt.options.CompactionSettings;
+import io.basalt.options.TableOptions;
 import io.basalt.schema.DataField;
 import io.basalt.schema.TableSchema;
 import io.basalt.table.CommitMessage;
@@ -49,6 +53,7 @@ public final class TableWrite implements AutoCloseable {
   private final CompactionSettings compaction;
   @Nullable private final Comparator<InternalRow> versionOrder;
   @Nullable private CompactRewriter rewriter;
+  @Nullable private LookupPromotion promotion;
 
   public TableWrite(FileStoreTable table, @Nullable Long baseSnapshotId, boolean overwrite) {
     this.table = table;
@@ -154,9 +159,30 @@ public final class TableWrite implements AutoCloseable {
                 target(partition, bucket),
                 state.files(partition, bucket),
                 firstSequence,
-                table.name());
+                table.name(),
+                deletionVectorMode(partition, bucket));
     writers.put(new PartitionBucket(partition, bucket), writer);
     return writer;
+  }
+
+  @Nullable
+  private KeyValueBucketWriter.DeletionVectorMode deletionVectorMode(
+      BinaryRow partition, int bucket) {
+    if (!table.options().get(TableOptions.DELETION_VECTORS_ENABLED) || compaction.writeOnly()) {
+      return null;
+    }
+    if (promotion == null) {
+      promotion = new LookupPromotion(table, layout, versionOrder);
+    }
+    return new KeyValueBucketWriter.DeletionVectorMode(
+        new BucketDeletionVectors(
+            new DeletionVectorIndexFile(
+                table.fileIO(),
+                new IndexFilePaths(table.paths()),
+                BucketDeletionVectors.ONE_FILE_PER_BUCKET),
+            state.deletionVectorFiles(partition, bucket),
+            table.options().get(TableOptions.DELETION_VECTORS_BITMAP64)),
+        promotion);
   }
 
   private KeyValueBucketWriter.Target target(BinaryRow partition, int bucket) {
@@ -217,7 +243,9 @@ public final class TableWrite implements AutoCloseable {
               state.totalBuckets(key.partition()),
               result.newFiles(),
               result.compactBefore(),
-              result.compactAfter());
+              result.compactAfter(),
+              result.newIndexFiles(),
+              result.deletedIndexFiles());
       if (!message.newFiles().isEmpty() || message.hasCompaction()) {
         messages.add(message);
       }
