@@ -55,12 +55,27 @@ public final class DeletionVectorIndexFile {
    * @throws UncheckedIOException if writing fails; the files this call wrote are deleted
    */
   public List<IndexFileMeta> write(Map<String, DeletionVector> vectors) {
+    return write(vectors, targetSize);
+  }
+
+  /**
+   * Writes {@code vectors} in their iteration order into one new index file, whatever its size: the
+   * form bucketed tables use, which keep one deletion vector file per bucket.
+   *
+   * @throws UncheckedIOException if writing fails; the file is deleted
+   * @throws IllegalStateException if the file would pass 2 GB
+   */
+  public IndexFileMeta writeSingleFile(Map<String, DeletionVector> vectors) {
+    return write(vectors, Long.MAX_VALUE).get(0);
+  }
+
+  private List<IndexFileMeta> write(Map<String, DeletionVector> vectors, long rollSize) {
     Check.notNull(vectors, "vectors");
     List<IndexFileMeta> written = new ArrayList<>();
     Iterator<Map.Entry<String, DeletionVector>> remaining = vectors.entrySet().iterator();
     try {
       do {
-        written.add(writeOne(remaining));
+        written.add(writeOne(remaining, rollSize));
       } while (remaining.hasNext());
     } catch (IOException | RuntimeException e) {
       for (IndexFileMeta file : written) {
@@ -73,8 +88,8 @@ public final class DeletionVectorIndexFile {
     return written;
   }
 
-  private IndexFileMeta writeOne(Iterator<Map.Entry<String, DeletionVector>> remaining)
-      throws IOException {
+  private IndexFileMeta writeOne(
+      Iterator<Map.Entry<String, DeletionVector>> remaining, long rollSize) throws IOException {
     String fileName = paths.newFileName();
     Path path = paths.toPath(fileName);
     Map<String, DeletionVectorMeta> ranges = new LinkedHashMap<>();
@@ -82,7 +97,7 @@ public final class DeletionVectorIndexFile {
     try (OutputStream out = fileIO.create(path, false)) {
       out.write(VERSION);
       position++;
-      while (remaining.hasNext() && position <= targetSize) {
+      while (remaining.hasNext() && position <= rollSize) {
         Map.Entry<String, DeletionVector> entry = remaining.next();
         byte[] block = DeletionVectorCodec.serialize(entry.getValue());
         Check.state(
