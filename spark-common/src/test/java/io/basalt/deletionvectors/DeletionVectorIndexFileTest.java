@@ -119,6 +119,24 @@ class DeletionVectorIndexFileTest {
   }
 
   @Test
+  void singleFileWritesIgnoreTheTargetSize() {
+    DeletionVectorIndexFile small = new DeletionVectorIndexFile(FileIO.local(), paths, 40);
+    Map<String, DeletionVector> vectors = new LinkedHashMap<>();
+    for (int i = 0; i < 5; i++) {
+      vectors.put("data-" + i, vector32(i));
+    }
+
+    IndexFileMeta file = small.writeSingleFile(vectors);
+
+    assertThat(file.rowCount()).isEqualTo(5);
+    assertThat(file.fileSize()).isEqualTo(1 + 5 * 30);
+    assertThat(file.dvRanges().values())
+        .extracting(DeletionVectorMeta::offset)
+        .containsExactly(1, 31, 61, 91, 121);
+    assertThat(small.readAll(file)).containsExactlyEntriesOf(vectors);
+  }
+
+  @Test
   void noVectorsGiveOneFileOfOnlyTheVersionByte() throws IOException {
     List<IndexFileMeta> written = files.write(Map.of());
 
