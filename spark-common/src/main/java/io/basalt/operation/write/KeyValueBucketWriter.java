@@ -65,8 +65,8 @@ final class KeyValueBucketWriter implements BucketWriter {
                 target.bucketDir(),
                 context.conf());
     this.deletionVectors = deletionVectors == null ? null : deletionVectors.vectors();
-    if (compaction != null && deletionVectors != null) {
-      compaction.withDeletionVectors(deletionVectors.vectors(), deletionVectors.promotion());
+    if (this.compaction != null && deletionVectors != null) {
+      this.compaction.withDeletionVectors(deletionVectors.vectors(), deletionVectors.promotion());
     }
     this.nextSequence = firstSequence;
     this.spillable = context.spillable();
