@@ -176,15 +176,14 @@ class CompactConcurrencyIT extends CompactTestSupport {
       }
     }
     long before = latestSnapshotId(name);
+    String commitUser = UUID.randomUUID().toString();
     try {
-      table
-          .newCommit(UUID.randomUUID().toString())
-          .commitCompaction(messages, Snapshot.BATCH_COMMIT_IDENTIFIER);
+      table.newCommit(commitUser).commitCompaction(messages, Snapshot.BATCH_COMMIT_IDENTIFIER);
       return !messages.isEmpty();
     } catch (CommitConflictException e) {
-      // nothing partial: no snapshot of ours appeared, and our output files are gone
+      // nothing partial: no snapshot of this commit user appeared, and our output files are gone
       for (long id = before + 1; id <= latestSnapshotId(name); id++) {
-        assertThat(snapshot(name, id).commitKind()).isNotEqualTo(CommitKind.COMPACT);
+        assertThat(snapshot(name, id).commitUser()).isNotEqualTo(commitUser);
       }
       for (String file : newOutputs(messages)) {
         assertThat(dataFileNames(name)).doesNotContain(file);
