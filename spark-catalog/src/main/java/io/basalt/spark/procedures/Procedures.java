@@ -10,7 +10,7 @@ public final class Procedures {
   private Procedures() {}
 
   public static List<String> names() {
-    return List.of(ExpireSnapshotsProcedure.NAME);
+    return List.of(CompactProcedure.NAME, ExpireSnapshotsProcedure.NAME);
   }
 
   /** The procedure called {@code name}, or null. */
@@ -18,6 +18,9 @@ public final class Procedures {
   public static UnboundProcedure load(SparkCatalog catalog, String name) {
     if (ExpireSnapshotsProcedure.NAME.equalsIgnoreCase(name)) {
       return new ExpireSnapshotsProcedure(catalog);
+    }
+    if (CompactProcedure.NAME.equalsIgnoreCase(name)) {
+      return new CompactProcedure(catalog);
     }
     return null;
   }

@@ -1,0 +1,158 @@
+package io.basalt.spark.procedures;
+
+import io.basalt.data.BinaryRow;
+import io.basalt.operation.scan.TableScan;
+import io.basalt.spark.SparkCatalog;
+import io.basalt.spark.procedures.CompactArguments.OrderStrategy;
+import io.basalt.table.DataSplit;
+import io.basalt.table.FileStoreTable;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.Iterator;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+import org.apache.spark.sql.catalyst.InternalRow;
+import org.apache.spark.sql.catalyst.analysis.NoSuchTableException;
+import org.apache.spark.sql.catalyst.expressions.GenericInternalRow;
+import org.apache.spark.sql.connector.catalog.Identifier;
+import org.apache.spark.sql.connector.catalog.procedures.BoundProcedure;
+import org.apache.spark.sql.connector.catalog.procedures.ProcedureParameter;
+import org.apache.spark.sql.connector.catalog.procedures.UnboundProcedure;
+import org.apache.spark.sql.connector.read.LocalScan;
+import org.apache.spark.sql.connector.read.Scan;
+import org.apache.spark.sql.types.DataTypes;
+import org.apache.spark.sql.types.StructField;
+import org.apache.spark.sql.types.StructType;
+
+/**
+ * {@code CALL sys.compact(table => 'db.t', partitions => 'dt=1,hh=2;dt=3', compact_strategy =>
+ * 'full'|'minor', order_strategy => 'none'|'order'|'zorder', order_by => 'a,b', where => 'dt >
+ * ...')}, with Paimon's names and meanings: compacts the buckets of the selected partitions in one
+ * Spark job (one task per bucket) and commits them as one COMPACT snapshot; order/zorder re-cluster
+ * append tables. Returns {@code result} (true, as Paimon does), the new snapshot's id (null when
+ * there was nothing to do) and how many files were replaced and written.
+ */
+final class CompactProcedure implements UnboundProcedure, BoundProcedure {
+  static final String NAME = "compact";
+
+  private static final ProcedureParameter[] PARAMETERS = {
+    ProcedureParameter.in("table", DataTypes.StringType).build(),
+    ProcedureParameter.in("partitions", DataTypes.StringType).defaultValue("NULL").build(),
+    ProcedureParameter.in("compact_strategy", DataTypes.StringType).defaultValue("NULL").build(),
+    ProcedureParameter.in("order_strategy", DataTypes.StringType).defaultValue("NULL").build(),
+    ProcedureParameter.in("order_by", DataTypes.StringType).defaultValue("NULL").build(),
+    ProcedureParameter.in("where", DataTypes.StringType).defaultValue("NULL").build()
+  };
+
+  private static final StructType OUTPUT =
+      new StructType(
+          new StructField[] {
+            DataTypes.createStructField("result", DataTypes.BooleanType, false),
+            DataTypes.createStructField("snapshot_id", DataTypes.LongType, true),
+            DataTypes.createStructField("rewritten_files", DataTypes.LongType, false),
+            DataTypes.createStructField("written_files", DataTypes.LongType, false)
+          });
+
+  private final SparkCatalog catalog;
+
+  CompactProcedure(SparkCatalog catalog) {
+    this.catalog = catalog;
+  }
+
+  @Override
+  public String name() {
+    return NAME;
+  }
+
+  @Override
+  public String description() {
+    return "Compacts the buckets of a table (or of some partitions) and re-clusters append tables";
+  }
+
+  @Override
+  public BoundProcedure bind(StructType inputType) {
+    return this;
+  }
+
+  @Override
+  public ProcedureParameter[] parameters() {
+    return PARAMETERS;
+  }
+
+  @Override
+  public boolean isDeterministic() {
+    return false;
+  }
+
+  @Override
+  public Iterator<Scan> call(InternalRow input) {
+    CompactArguments parsed = CompactArguments.parse(input);
+    FileStoreTable table = loadTable(parsed.table());
+    CompactArguments args = parsed.validate(table);
+    TableScan.Plan plan = table.newScan().plan();
+    List<DataSplit> splits = selectedSplits(table, plan.splits(), args);
+    CompactJob job = new CompactJob(table);
+    CompactJob.Outcome outcome =
+        args.order() == OrderStrategy.NONE || splits.isEmpty()
+            ? job.run(splits, CompactJob.bucketCompaction(table, args.full()))
+            : job.run(splits, sortTask(table, plan.snapshot().id(), args));
+    Object snapshotId =
+        outcome.snapshotId().isPresent() ? (Object) outcome.snapshotId().getAsLong() : null;
+    InternalRow row =
+        new GenericInternalRow(
+            new Object[] {true, snapshotId, outcome.filesBefore(), outcome.filesAfter()});
+    return Collections.<Scan>singletonList(new Result(row)).iterator();
+  }
+
+  private static CompactJob.BucketTask sortTask(
+      FileStoreTable table, long snapshotId, CompactArguments args) {
+    SortRewrite rewrite =
+        new SortRewrite(table, snapshotId, args.order() == OrderStrategy.ZORDER, args.orderBy());
+    return rewrite::rewrite;
+  }
+
+  /** The splits of the selected partitions; every live file of each bucket. */
+  private static List<DataSplit> selectedSplits(
+      FileStoreTable table, List<DataSplit> all, CompactArguments args) {
+    Set<BinaryRow> partitions = new LinkedHashSet<>();
+    for (DataSplit split : all) {
+      partitions.add(split.partition());
+    }
+    Set<BinaryRow> selected =
+        new PartitionSelection(table).select(new ArrayList<>(partitions), args);
+    List<DataSplit> splits = new ArrayList<>();
+    for (DataSplit split : all) {
+      if (selected.contains(split.partition())) {
+        splits.add(split);
+      }
+    }
+    return splits;
+  }
+
+  private FileStoreTable loadTable(String name) {
+    String[] parts = name.split("\\.");
+    Identifier ident =
+        parts.length == 1
+            ? Identifier.of(catalog.defaultNamespace(), parts[0])
+            : Identifier.of(new String[] {parts[parts.length - 2]}, parts[parts.length - 1]);
+    try {
+      return catalog.loadFileStoreTable(ident);
+    } catch (NoSuchTableException e) {
+      throw CompactErrors.missingTable(name, e);
+    }
+  }
+
+  /** The one-row result. */
+  private record Result(InternalRow row) implements LocalScan {
+    @Override
+    public InternalRow[] rows() {
+      return new InternalRow[] {row};
+    }
+
+    @Override
+    public StructType readSchema() {
+      return OUTPUT;
+    }
+  }
+}
