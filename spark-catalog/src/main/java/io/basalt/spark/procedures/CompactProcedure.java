@@ -90,7 +90,8 @@ final class CompactProcedure implements UnboundProcedure, BoundProcedure {
     CompactArguments parsed = CompactArguments.parse(input);
     FileStoreTable table = loadTable(parsed.table());
     CompactArguments args = parsed.validate(table);
-    TableScan.Plan plan = table.newScan().plan();
+    // every live file, level 0 included: deletion-vector reads hide level 0, compaction must not
+    TableScan.Plan plan = table.newScan().forCompaction().plan();
     List<DataSplit> splits = selectedSplits(table, plan.splits(), args);
     CompactJob job = new CompactJob(table);
     CompactJob.Outcome outcome =
