@@ -1,6 +1,9 @@
 package io.basalt.operation.expire;
 
 import io.basalt.fs.DataFilePaths;
+import io.basalt.index.IndexFilePaths;
+import io.basalt.index.IndexManifestEntry;
+import io.basalt.index.IndexManifests;
 import io.basalt.manifest.FileKind;
 import io.basalt.manifest.ManifestEntry;
 import io.basalt.manifest.ManifestEntry.FileIdentifier;
@@ -14,6 +17,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Map;
 import java.util.OptionalLong;
 import java.util.Set;
@@ -29,11 +33,13 @@ public final class ExpireSnapshots {
   private final FileStoreTable table;
   private final SnapshotManager snapshots;
   private final ManifestFiles manifests;
+  private final IndexManifests indexManifests;
 
   public ExpireSnapshots(FileStoreTable table) {
     this.table = table;
     this.snapshots = table.snapshotManager();
     this.manifests = table.manifestFiles();
+    this.indexManifests = new IndexManifests(table.fileIO(), table.paths());
   }
 
   /**
@@ -74,14 +80,17 @@ public final class ExpireSnapshots {
       expired.put(id, snapshots.snapshot(id));
     }
     Set<FileIdentifier> candidates = new HashSet<>();
+    Set<List<Object>> stillNeeded = new HashSet<>();
     Map<FileIdentifier, ManifestEntry> byId = new HashMap<>();
     for (ManifestEntry entry : table.newScan().liveEntries(expired.get(first))) {
       candidates.add(entry.identifier());
       byId.put(entry.identifier(), entry);
     }
     Set<String> expiredManifests = new HashSet<>();
+    Set<String> expiredIndexFiles = new HashSet<>();
     for (Snapshot snapshot : expired.values()) {
       collectManifests(snapshot, expiredManifests);
+      collectIndexFiles(snapshot, expiredIndexFiles);
       for (ManifestFileMeta meta : manifests.readManifestList(snapshot.deltaManifestList())) {
         try (CloseableIterator<ManifestEntry> it = manifests.readManifest(meta.fileName())) {
           while (it.hasNext()) {
@@ -95,13 +104,18 @@ public final class ExpireSnapshots {
       }
     }
     for (ManifestEntry entry : table.newScan().liveEntries(survivor)) {
-      candidates.remove(entry.identifier());
+      // a file moved to another level keeps its name and is still needed
+      stillNeeded.add(List.of(entry.partition(), entry.bucket(), entry.file().fileName()));
     }
     Set<String> liveManifests = new HashSet<>();
+    Set<String> liveIndexFiles = new HashSet<>();
     for (long id = end; snapshots.exists(id); id++) {
-      collectManifests(snapshots.snapshot(id), liveManifests);
+      Snapshot live = snapshots.snapshot(id);
+      collectManifests(live, liveManifests);
+      collectIndexFiles(live, liveIndexFiles);
     }
     expiredManifests.removeAll(liveManifests);
+    expiredIndexFiles.removeAll(liveIndexFiles);
 
     try {
       for (long id = first; id < end; id++) {
@@ -111,6 +125,8 @@ public final class ExpireSnapshots {
       throw new UncheckedIOException("Failed to delete expired snapshots of " + table.name(), e);
     }
     DataFilePaths dataPaths = table.dataFilePaths();
+    candidates.removeIf(
+        id -> stillNeeded.contains(List.of(id.partition(), id.bucket(), id.fileName())));
     for (FileIdentifier id : candidates) {
       ManifestEntry entry = byId.get(id);
       table
@@ -119,12 +135,26 @@ public final class ExpireSnapshots {
               new Path(dataPaths.bucketDir(entry.partition(), entry.bucket()), id.fileName()),
               false);
     }
+    IndexFilePaths indexPaths = new IndexFilePaths(table.paths());
+    for (String name : expiredIndexFiles) {
+      table.fileIO().delete(indexPaths.toPath(name), false);
+    }
     for (String name : expiredManifests) {
       manifests.delete(name);
     }
   }
 
+  /** The deletion-vector index files {@code snapshot} references. */
+  private void collectIndexFiles(Snapshot snapshot, Set<String> into) {
+    for (IndexManifestEntry entry : indexManifests.read(snapshot.indexManifest())) {
+      into.add(entry.indexFile().fileName());
+    }
+  }
+
   private void collectManifests(Snapshot snapshot, Set<String> into) {
+    if (snapshot.indexManifest() != null) {
+      into.add(snapshot.indexManifest());
+    }
     into.add(snapshot.baseManifestList());
     into.add(snapshot.deltaManifestList());
     for (ManifestFileMeta meta : manifests.readManifestList(snapshot.baseManifestList())) {

@@ -89,6 +89,47 @@ class DeletionVectorsIT extends SparkTestBase {
     assertThat(rows("SELECT v, count(*) FROM db.dvw GROUP BY v")).containsExactly("a,25", "b,50");
   }
 
+  @Test
+  void expirationKeepsExactlyTheFilesRemainingSnapshotsNeed() throws Exception {
+    sql("CREATE DATABASE IF NOT EXISTS db");
+    sql(
+        "CREATE TABLE db.dvexp (id INT, v STRING) TBLPROPERTIES ('primary-key' = 'id',"
+            + " 'bucket' = '2', 'deletion-vectors.enabled' = 'true',"
+            + " 'num-sorted-run.compaction-trigger' = '2')");
+    upsertRounds("dvexp");
+    List<String> before = rows("SELECT * FROM db.dvexp");
+    sql("CALL paimon.sys.expire_snapshots(table => 'db.dvexp', retain_max => 2)");
+    assertThat(rows("SELECT * FROM db.dvexp")).isEqualTo(before);
+
+    FileStoreTable table = engineTable("dvexp");
+    java.util.Set<String> referencedData = new java.util.HashSet<>();
+    java.util.Set<String> referencedIndex = new java.util.HashSet<>();
+    long latest = table.snapshotManager().latestSnapshotId().getAsLong();
+    long earliest = table.snapshotManager().earliestSnapshotId().getAsLong();
+    assertThat(latest - earliest).isEqualTo(1);
+    for (long id = earliest; id <= latest; id++) {
+      Snapshot snapshot = table.snapshotManager().snapshot(id);
+      for (var entry : table.newScan().liveEntries(snapshot)) {
+        referencedData.add(entry.file().fileName());
+      }
+      for (var entry :
+          new io.basalt.index.IndexManifests(table.fileIO(), table.paths())
+              .read(snapshot.indexManifest())) {
+        referencedIndex.add(entry.indexFile().fileName());
+      }
+    }
+    java.util.Set<String> onDisk = new java.util.HashSet<>();
+    for (String file : dataFiles(tablePath("db", "dvexp"))) {
+      onDisk.add(java.nio.file.Paths.get(file).getFileName().toString());
+    }
+    assertThat(onDisk).isEqualTo(referencedData);
+    java.util.Set<String> indexOnDisk = new java.util.HashSet<>();
+    try (var index = Files.list(tablePath("db", "dvexp").resolve("index"))) {
+      index.forEach(p -> indexOnDisk.add(p.getFileName().toString()));
+    }
+    assertThat(indexOnDisk).isEqualTo(referencedIndex);
+  }
+
   private static void compactAll(FileStoreTable table) {
     BucketCompactor compactor = new BucketCompactor(table);
     List<CommitMessage> messages = new ArrayList<>();
