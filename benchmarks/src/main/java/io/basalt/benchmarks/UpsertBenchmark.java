@@ -2,14 +2,21 @@ package io.basalt.benchmarks;
 
 import static io.basalt.benchmarks.Harness.check;
 
+import io.basalt.spark.SparkCatalog;
+import io.basalt.spark.SparkTable;
+import io.basalt.table.DataSplit;
+import io.basalt.table.FileStoreTable;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import javax.annotation.Nullable;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
+import org.apache.spark.sql.catalyst.analysis.NoSuchTableException;
+import org.apache.spark.sql.connector.catalog.Identifier;
 
 /**
  * Times the primary-key workload Basalt exists for, against plain Spark Parquet, in one local Spark
@@ -98,9 +105,18 @@ public final class UpsertBenchmark {
       createTable(COMPACTED_TABLE, ", 'full-compaction.delta-commits' = '1'");
       spark.sql("INSERT INTO " + COMPACTED_TABLE + " SELECT * FROM " + SOURCE_VIEW);
     }
-    Measurement parquet = measure("scan parquet", () -> {}, () -> scanParquet(0));
-    Measurement basalt =
-        basalt() ? measure("scan basalt", () -> {}, () -> scanBasalt(COMPACTED_TABLE)) : null;
+    layout(COMPACTED_TABLE);
+    // the first phase in a fresh JVM: two more warm-ups, or it would time the JIT compiler
+    Measurement[] m =
+        compare(
+            options.warmups() + 2,
+            "scan",
+            () -> {},
+            () -> scanParquet(0),
+            () -> {},
+            () -> scanBasalt(COMPACTED_TABLE));
+    Measurement parquet = m[0];
+    Measurement basalt = m[1];
     verify(0, COMPACTED_TABLE);
     if (basalt()) {
       spark.sql("DROP TABLE " + COMPACTED_TABLE);
@@ -117,13 +133,16 @@ public final class UpsertBenchmark {
         "%n2. upsert round 1 (Basalt: INSERT INTO a freshly loaded table with default options;"
             + " Parquet: rewrite)");
     Dataset<Row> batch = cacheBatch(1);
-    Measurement parquet =
-        measure(
-            "upsert parquet",
+    Measurement[] m =
+        compare(
+            options.warmups(),
+            "upsert",
             () -> Harness.deleteRecursively(parquetDir(1)),
-            () -> upsertParquet(1));
-    Measurement basalt =
-        basalt() ? measure("upsert basalt", this::loadTable, this::upsertBasalt) : null;
+            () -> upsertParquet(1),
+            this::loadTable,
+            this::upsertBasalt);
+    Measurement parquet = m[0];
+    Measurement basalt = m[1];
     batch.unpersist();
     verify(1, TABLE);
     return new Report.Comparison("upsert round", parquet, basalt, UPSERT_TARGET);
@@ -153,9 +172,17 @@ public final class UpsertBenchmark {
         report.samples(new Measurement(name + " basalt", basaltMillis));
       }
     }
-    Measurement parquet = measure("scan parquet", () -> {}, () -> scanParquet(rounds));
-    Measurement basalt =
-        basalt() ? measure("scan basalt", () -> {}, () -> scanBasalt(TABLE)) : null;
+    layout(TABLE);
+    Measurement[] m =
+        compare(
+            options.warmups(),
+            "scan",
+            () -> {},
+            () -> scanParquet(rounds),
+            () -> {},
+            () -> scanBasalt(TABLE));
+    Measurement parquet = m[0];
+    Measurement basalt = m[1];
     verify(rounds, TABLE);
     return new Report.Comparison(
         "scan after " + rounds + " round" + (rounds == 1 ? "" : "s"),
@@ -164,17 +191,86 @@ public final class UpsertBenchmark {
         SCAN_AFTER_ROUNDS_TARGET);
   }
 
-  private Measurement measure(String name, Runnable setup, Runnable action) {
-    Measurement m = Measurement.run(name, options.warmups(), options.reps(), setup, action);
-    report.samples(m);
-    return m;
+  /**
+   * Times the Parquet and the Basalt side of a phase, interleaved, and prints their runs; Basalt's
+   * measurement is null in Parquet-only runs.
+   */
+  private Measurement[] compare(
+      int warmups,
+      String what,
+      Runnable parquetSetup,
+      Runnable parquetAction,
+      Runnable basaltSetup,
+      Runnable basaltAction) {
+    Measurement parquet;
+    Measurement basalt = null;
+    if (basalt()) {
+      List<Measurement> both =
+          Measurement.interleaved(
+              warmups,
+              options.reps(),
+              what + " parquet",
+              parquetSetup,
+              parquetAction,
+              what + " basalt",
+              basaltSetup,
+              basaltAction);
+      parquet = both.get(0);
+      basalt = both.get(1);
+    } else {
+      parquet =
+          Measurement.run(what + " parquet", warmups, options.reps(), parquetSetup, parquetAction);
+    }
+    report.samples(parquet);
+    if (basalt != null) {
+      report.samples(basalt);
+    }
+    return new Measurement[] {parquet, basalt};
   }
 
   private static double timeOnce(Runnable action) {
-    System.gc();
-    long start = System.nanoTime();
-    action.run();
-    return (System.nanoTime() - start) / 1e6;
+    return Measurement.timed(() -> {}, action);
+  }
+
+  /**
+   * Prints how the table is laid out in its latest snapshot: per bucket, the files and the sorted
+   * runs a read merges (each level-0 file is one run, each higher level one), and how many buckets
+   * read without merging.
+   */
+  private void layout(String table) {
+    if (!basalt()) {
+      return;
+    }
+    try {
+      SparkCatalog catalog = (SparkCatalog) spark.sessionState().catalogManager().catalog("paimon");
+      String[] parts = table.split("\\.");
+      FileStoreTable store =
+          ((SparkTable) catalog.loadTable(Identifier.of(new String[] {parts[1]}, parts[2])))
+              .fileStoreTable();
+      List<String> buckets = new ArrayList<>();
+      int raw = 0;
+      List<DataSplit> splits = new ArrayList<>(store.newScan().plan().splits());
+      splits.sort(Comparator.comparingInt(DataSplit::bucket));
+      for (DataSplit split : splits) {
+        long levelZero = split.files().stream().filter(f -> f.level() == 0).count();
+        long higher =
+            split.files().stream()
+                .filter(f -> f.level() > 0)
+                .map(f -> f.level())
+                .distinct()
+                .count();
+        buckets.add(
+            String.format(
+                "bucket %d: %d run(s) in %d file(s)",
+                split.bucket(), levelZero + higher, split.files().size()));
+        raw += split.rawConvertible() ? 1 : 0;
+      }
+      report.line(
+          "  layout: %s; %d of %d bucket(s) read without merging",
+          String.join("; ", buckets), raw, buckets.size());
+    } catch (NoSuchTableException e) {
+      throw new IllegalStateException(e);
+    }
   }
 
   /** Keys updated by {@code round}: those of the original rows with {@code id % 10 == k}. */
