@@ -1,9 +1,14 @@
 #!/usr/bin/env bash
 #
-# Builds the benchmarks module (with spark-runtime and the modules it needs) and runs
-# io.basalt.benchmarks.LoadAndScanBenchmark with the JVM options Spark needs on Java 17.
+# Builds the benchmarks module (with spark-runtime and the modules it needs) and runs one
+# benchmark's main class with the JVM options Spark needs on Java 17.
 #
-#   benchmarks/run.sh [--rows N] [--reps K] [--warmups W] [--parquet-only]
+#   benchmarks/run.sh [load-and-scan | upsert] [--rows N] [--reps K] [--warmups W] [--rounds R]
+#                     [--parquet-only]
+#
+# The first argument, if it does not start with '-', names the benchmark:
+#   load-and-scan  io.basalt.benchmarks.LoadAndScanBenchmark (the default)
+#   upsert         io.basalt.benchmarks.UpsertBenchmark
 #
 # Environment: BASALT_BENCH_HEAP (default 4g), JAVA_HOME, MVN. See benchmarks/README.md.
 set -euo pipefail
@@ -16,6 +21,17 @@ die() {
   echo "run.sh: $*" >&2
   exit 1
 }
+
+benchmark=load-and-scan
+if [[ $# -gt 0 && "$1" != -* ]]; then
+  benchmark=$1
+  shift
+fi
+case "$benchmark" in
+  load-and-scan) main_class=io.basalt.benchmarks.LoadAndScanBenchmark ;;
+  upsert) main_class=io.basalt.benchmarks.UpsertBenchmark ;;
+  *) die "unknown benchmark '$benchmark' (expected load-and-scan or upsert)" ;;
+esac
 
 # The root pom has no parent, so its first <version> is the project version.
 version=$(sed -n 's:.*<version>\(.*\)</version>.*:\1:p' "$root_pom" | head -n 1)
@@ -47,4 +63,4 @@ export SPARK_LOCAL_IP="${SPARK_LOCAL_IP:-127.0.0.1}"
 java_cmd="${JAVA_HOME:+$JAVA_HOME/bin/}java"
 exec "$java_cmd" "${spark_jvm_options[@]}" -Xmx"${BASALT_BENCH_HEAP:-4g}" \
   -cp "$bench_jar:$(<"$classpath_file")" \
-  io.basalt.benchmarks.LoadAndScanBenchmark "$@"
+  "$main_class" "$@"

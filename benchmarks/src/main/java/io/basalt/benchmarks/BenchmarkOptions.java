@@ -5,35 +5,43 @@ import java.util.Deque;
 import java.util.List;
 
 /**
- * Command-line options of {@link LoadAndScanBenchmark}.
+ * Command-line options of {@link LoadAndScanBenchmark} and {@link UpsertBenchmark}.
  *
  * @param rows how many rows to generate and load
  * @param warmups untimed runs of each phase before the timed ones
  * @param reps timed runs of each phase; the report shows their median
+ * @param rounds upsert rounds before the last scan of {@link UpsertBenchmark}
  * @param parquetOnly whether to skip the Basalt half (to check the harness without a catalog)
  * @param help whether {@code --help} was given
  */
-record BenchmarkOptions(long rows, int warmups, int reps, boolean parquetOnly, boolean help) {
+record BenchmarkOptions(
+    long rows, int warmups, int reps, int rounds, boolean parquetOnly, boolean help) {
 
   static final String USAGE =
       """
-      Usage: benchmarks/run.sh [--rows N] [--reps K] [--warmups W] [--parquet-only]
+      Usage: benchmarks/run.sh [load-and-scan | upsert] [--rows N] [--reps K] [--warmups W]
+                               [--rounds R] [--parquet-only]
 
+        load-and-scan     LoadAndScanBenchmark: load and scan (the default)
+        upsert            UpsertBenchmark: scan of a compacted table, upsert rounds, scan after them
         --rows N          rows to generate and load (default 2000000)
         --reps K          timed repetitions of each phase; the median is reported (default 3)
         --warmups W       untimed runs of each phase before the timed ones (default 1)
+        --rounds R        upsert only: upsert rounds before the last scan (default 5)
         --parquet-only    time plain Parquet only, without Basalt's catalog
         --help            print this help
       """;
 
   BenchmarkOptions {
-    if (rows <= 0 || reps <= 0 || warmups < 0) {
+    if (rows <= 0 || reps <= 0 || warmups < 0 || rounds <= 0) {
       throw new IllegalArgumentException(
-          "Invalid options: --rows and --reps must be positive and --warmups not negative, got"
-              + " rows="
+          "Invalid options: --rows, --reps and --rounds must be positive and --warmups not"
+              + " negative, got rows="
               + rows
               + ", reps="
               + reps
+              + ", rounds="
+              + rounds
               + ", warmups="
               + warmups);
     }
@@ -49,6 +57,7 @@ record BenchmarkOptions(long rows, int warmups, int reps, boolean parquetOnly, b
     long rows = 2_000_000L;
     int warmups = 1;
     int reps = 3;
+    int rounds = 5;
     boolean parquetOnly = false;
     boolean help = false;
     while (!queue.isEmpty()) {
@@ -57,12 +66,13 @@ record BenchmarkOptions(long rows, int warmups, int reps, boolean parquetOnly, b
         case "--rows" -> rows = number(queue, arg);
         case "--reps" -> reps = Math.toIntExact(number(queue, arg));
         case "--warmups" -> warmups = Math.toIntExact(number(queue, arg));
+        case "--rounds" -> rounds = Math.toIntExact(number(queue, arg));
         case "--parquet-only" -> parquetOnly = true;
         case "-h", "--help" -> help = true;
         default -> throw new IllegalArgumentException("Unknown argument '" + arg + "'");
       }
     }
-    return new BenchmarkOptions(rows, warmups, reps, parquetOnly, help);
+    return new BenchmarkOptions(rows, warmups, reps, rounds, parquetOnly, help);
   }
 
   private static long number(Deque<String> queue, String option) {

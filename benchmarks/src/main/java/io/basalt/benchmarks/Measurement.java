@@ -32,14 +32,51 @@ record Measurement(String name, List<Double> millis) {
     }
     List<Double> millis = new ArrayList<>();
     for (int i = 0; i < reps; i++) {
-      setup.run();
-      // a collection now rather than in the middle of the timed run; local mode shares one heap
-      System.gc();
-      long start = System.nanoTime();
-      action.run();
-      millis.add((System.nanoTime() - start) / 1e6);
+      millis.add(timed(setup, action));
     }
     return new Measurement(name, millis);
+  }
+
+  /**
+   * Times two phases that are compared with each other, alternating their runs (A, B, A, B, ...) so
+   * that drift during the run (JIT compilation, the heap filling up, another process) affects both
+   * alike instead of whichever ran second. Warm-ups alternate too; each side's {@code setup} runs
+   * untimed before each of its runs, as in {@link #run}.
+   *
+   * @return A's and B's measurements, in that order
+   */
+  static List<Measurement> interleaved(
+      int warmups,
+      int reps,
+      String nameA,
+      Runnable setupA,
+      Runnable actionA,
+      String nameB,
+      Runnable setupB,
+      Runnable actionB) {
+    for (int i = 0; i < warmups; i++) {
+      setupA.run();
+      actionA.run();
+      setupB.run();
+      actionB.run();
+    }
+    List<Double> millisA = new ArrayList<>();
+    List<Double> millisB = new ArrayList<>();
+    for (int i = 0; i < reps; i++) {
+      millisA.add(timed(setupA, actionA));
+      millisB.add(timed(setupB, actionB));
+    }
+    return List.of(new Measurement(nameA, millisA), new Measurement(nameB, millisB));
+  }
+
+  /** Runs {@code setup}, collects garbage, and times {@code action} in milliseconds. */
+  static double timed(Runnable setup, Runnable action) {
+    setup.run();
+    // a collection now rather than in the middle of the timed run; local mode shares one heap
+    System.gc();
+    long start = System.nanoTime();
+    action.run();
+    return (System.nanoTime() - start) / 1e6;
   }
 
   /** The median of the timed runs; the mean of the middle two for an even count. */

@@ -37,4 +37,24 @@ final class ResultCheck {
   private static boolean close(double a, double b) {
     return Math.abs(a - b) <= RELATIVE_TOLERANCE * Math.max(Math.abs(a), Math.abs(b));
   }
+
+  /**
+   * Compares {@code (count, checksum)} rows of {@link #CONTENTS_SQL}: the same rows, with every
+   * column, up to a hash collision.
+   *
+   * @throws IllegalStateException if they differ
+   */
+  static void sameContents(Row parquet, Row basalt) {
+    if (!parquet.equals(basalt)) {
+      throw new IllegalStateException(
+          "Basalt table has (count, checksum) " + basalt + " where Parquet has " + parquet);
+    }
+  }
+
+  /**
+   * A checksum of a whole table: the row count and the sum of a 64-bit hash of every row (as a
+   * decimal, which cannot overflow), independent of row order; {@code %s} is the table or view.
+   */
+  static final String CONTENTS_SQL =
+      "SELECT count(*), sum(CAST(xxhash64(id, cat, name, amount, ts) AS DECIMAL(38, 0))) FROM %s";
 }
