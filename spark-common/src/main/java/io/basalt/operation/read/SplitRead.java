@@ -43,6 +43,21 @@ public final class SplitRead implements Serializable {
   private final FileStoreTable table;
   private final StructType readType;
   private final DataFilePaths dataPaths;
+  private FileOpener opener = FileOpener.PARQUET_ROWS;
+
+  /**
+   * Decodes one data file into rows of a schema (a subset of the file's columns, matched by field
+   * id or name), every row in file order: deletion vectors count positions on top of it. The
+   * engine's own is a row-by-row Parquet reader; the Spark layer plugs in a vectorized one.
+   */
+  public interface FileOpener extends Serializable {
+    /** The engine's row-by-row Parquet reader. */
+    FileOpener PARQUET_ROWS =
+        (conf, path, schema) -> ParquetRowReader.open(conf, path, schema, null);
+
+    CloseableIterator<InternalRow> open(
+        org.apache.hadoop.conf.Configuration conf, Path path, StructType schema);
+  }
 
   /**
    * @param readType table columns to produce (each carrying its field id), in output order
@@ -60,6 +75,12 @@ public final class SplitRead implements Serializable {
       fields.add(column == null ? field : column.toStructField());
     }
     return new StructType(fields.toArray(new StructField[0]));
+  }
+
+  /** Decodes files with {@code fileOpener} instead of the engine's row reader; returns this. */
+  public SplitRead withFileOpener(FileOpener fileOpener) {
+    this.opener = fileOpener;
+    return this;
   }
 
   public StructType readType() {
@@ -160,7 +181,7 @@ public final class SplitRead implements Serializable {
   public CloseableIterator<InternalRow> open(
       DataSplit split, DataFileMeta file, StructType schema, @Nullable DeletionVector deleted) {
     CloseableIterator<InternalRow> rows =
-        ParquetRowReader.open(table.fileIO().conf(), path(split, file), schema, null);
+        opener.open(table.fileIO().conf(), path(split, file), schema);
     return deleted == null || deleted.isEmpty() ? rows : new DeletedRowsFilter(rows, deleted);
   }
 
