@@ -71,6 +71,15 @@ class CompactProcedureIT extends CompactTestSupport {
       assertThat(split.files()).allSatisfy(f -> assertThat(f.level()).isEqualTo(maxLevel));
     }
     assertThat(rows("SELECT * FROM %s.pk_full", DB)).isEqualTo(before);
+    // one sorted run per bucket: the scan reads through Spark's vectorized Parquet reader
+    assertThat(
+            spark
+                .sql(String.format("SELECT * FROM %s.pk_full", DB))
+                .queryExecution()
+                .executedPlan()
+                .toString())
+        .contains("ColumnarToRow")
+        .contains("columnar=true");
 
     // already compacted: nothing to do, no new snapshot
     List<Object[]> again = sql("CALL sys.compact(table => '%s.pk_full')", DB);
