@@ -1,15 +1,14 @@
 package io.basalt.index;
 
-import io.basalt.data.BinaryRow;
-import io.basalt.data.BinaryRowCodec;
+import io.basalt.avro.AvroFields;
+import io.basalt.avro.AvroRowReader;
+import io.basalt.avro.AvroRowWriter;
+import io.basalt.avro.RowWriter;
 import io.basalt.manifest.FileKind;
-import io.basalt.manifest.RowWriter;
 import io.basalt.utils.CloseableIterator;
 import java.io.InputStream;
 import java.io.OutputStream;
-import java.nio.ByteBuffer;
 import java.util.ArrayList;
-import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -32,7 +31,7 @@ public final class IndexManifestCodec {
 
   static final String NAMESPACE = "org.apache.paimon.avro.generated";
   static final String TOP_LEVEL = "record";
-  static final String VERSION_FIELD = "_VERSION";
+  static final String VERSION_FIELD = AvroRowReader.VERSION;
   static final String KIND = "_KIND";
   static final String PARTITION = "_PARTITION";
   static final String BUCKET = "_BUCKET";
@@ -103,7 +102,8 @@ public final class IndexManifestCodec {
    * @throws java.io.UncheckedIOException if the file header cannot be written
    */
   public static RowWriter<IndexManifestEntry> writer(OutputStream out, String fileName) {
-    return new IndexAvroWriter(out, SCHEMA, "index manifest " + fileName);
+    return new AvroRowWriter<>(
+        out, SCHEMA, IndexManifestCodec::toRecord, "index manifest " + fileName);
   }
 
   /**
@@ -115,7 +115,8 @@ public final class IndexManifestCodec {
    *     file
    */
   public static CloseableIterator<IndexManifestEntry> read(InputStream in, String fileName) {
-    return IndexAvroReader.open(in, "index manifest " + fileName);
+    return AvroRowReader.open(
+        in, VERSION, IndexManifestCodec::fromRecord, "index manifest " + fileName);
   }
 
   static GenericRecord toRecord(IndexManifestEntry entry) {
@@ -123,7 +124,7 @@ public final class IndexManifestCodec {
     GenericRecord record = new GenericData.Record(SCHEMA);
     record.put(VERSION_FIELD, VERSION);
     record.put(KIND, (int) entry.kind().value());
-    record.put(PARTITION, ByteBuffer.wrap(BinaryRowCodec.serialize(entry.partition())));
+    record.put(PARTITION, AvroFields.binaryRowBytes(entry.partition()));
     record.put(BUCKET, entry.bucket());
     record.put(INDEX_TYPE, file.indexType());
     record.put(FILE_NAME, file.fileName());
@@ -148,50 +149,40 @@ public final class IndexManifestCodec {
     return array;
   }
 
-  static IndexManifestEntry fromRecord(GenericRecord record) {
+  private static IndexManifestEntry fromRecord(GenericRecord record) {
     IndexFileMeta file =
         new IndexFileMeta(
-            IndexAvroFields.requiredString(record, INDEX_TYPE),
-            IndexAvroFields.requiredString(record, FILE_NAME),
-            IndexAvroFields.requiredLong(record, FILE_SIZE),
-            IndexAvroFields.requiredLong(record, ROW_COUNT),
+            AvroFields.requiredString(record, INDEX_TYPE),
+            AvroFields.requiredString(record, FILE_NAME),
+            AvroFields.requiredLong(record, FILE_SIZE),
+            AvroFields.requiredLong(record, ROW_COUNT),
             ranges(record),
-            IndexAvroFields.optionalString(record, EXTERNAL_PATH));
+            AvroFields.optionalString(record, EXTERNAL_PATH));
     return new IndexManifestEntry(
-        FileKind.fromValue(IndexAvroFields.requiredInt(record, KIND)),
-        partition(record),
-        IndexAvroFields.requiredInt(record, BUCKET),
+        FileKind.fromValue(AvroFields.requiredInt(record, KIND)),
+        AvroFields.binaryRow(record, PARTITION),
+        AvroFields.requiredInt(record, BUCKET),
         file);
-  }
-
-  private static BinaryRow partition(GenericRecord record) {
-    byte[] bytes = IndexAvroFields.requiredBytes(record, PARTITION);
-    try {
-      return BinaryRowCodec.deserialize(bytes);
-    } catch (IllegalArgumentException e) {
-      throw new IllegalArgumentException("field " + PARTITION + ": " + e.getMessage(), e);
-    }
   }
 
   @Nullable
   private static Map<String, DeletionVectorMeta> ranges(GenericRecord record) {
-    Collection<?> items = IndexAvroFields.optionalArray(record, DV_RANGES);
+    List<GenericRecord> items = AvroFields.optionalNullableRecords(record, DV_RANGES);
     if (items == null) {
       return null;
     }
     Map<String, DeletionVectorMeta> ranges = new LinkedHashMap<>();
     List<String> duplicates = new ArrayList<>();
-    for (Object item : items) {
-      if (item == null) {
+    for (GenericRecord range : items) {
+      if (range == null) {
         continue; // the element type is nullable, but Paimon never writes a null range
       }
-      GenericRecord range = IndexAvroFields.asRecord(item, DV_RANGES);
       DeletionVectorMeta meta =
           new DeletionVectorMeta(
-              IndexAvroFields.requiredString(range, DV_FILE),
-              IndexAvroFields.requiredInt(range, DV_OFFSET),
-              IndexAvroFields.requiredInt(range, DV_LENGTH),
-              IndexAvroFields.optionalLong(range, DV_CARDINALITY));
+              AvroFields.requiredString(range, DV_FILE),
+              AvroFields.requiredInt(range, DV_OFFSET),
+              AvroFields.requiredInt(range, DV_LENGTH),
+              AvroFields.optionalLong(range, DV_CARDINALITY));
       if (ranges.put(meta.dataFileName(), meta) != null) {
         duplicates.add(meta.dataFileName());
       }

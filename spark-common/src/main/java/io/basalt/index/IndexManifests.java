@@ -1,11 +1,11 @@
 package io.basalt.index;
 
 import io.basalt.BasaltException;
+import io.basalt.avro.RowWriter;
 import io.basalt.data.BinaryRow;
 import io.basalt.fs.FileIO;
 import io.basalt.fs.TablePaths;
 import io.basalt.manifest.FileKind;
-import io.basalt.manifest.RowWriter;
 import io.basalt.utils.Check;
 import io.basalt.utils.CloseableIterator;
 import java.io.IOException;

@@ -8,6 +8,7 @@ import static io.basalt.manifest.AvroSchemas.required;
 import static io.basalt.manifest.AvroSchemas.stringArray;
 import static io.basalt.manifest.AvroSchemas.stringType;
 
+import io.basalt.avro.AvroFields;
 import java.nio.ByteBuffer;
 import java.util.List;
 import org.apache.avro.Schema;

@@ -4,6 +4,10 @@ import static io.basalt.manifest.AvroSchemas.bytesType;
 import static io.basalt.manifest.AvroSchemas.intType;
 import static io.basalt.manifest.AvroSchemas.required;
 
+import io.basalt.avro.AvroFields;
+import io.basalt.avro.AvroRowReader;
+import io.basalt.avro.AvroRowWriter;
+import io.basalt.avro.RowWriter;
 import io.basalt.utils.CloseableIterator;
 import java.io.InputStream;
 import java.io.OutputStream;

@@ -6,6 +6,10 @@ import static io.basalt.manifest.AvroSchemas.optional;
 import static io.basalt.manifest.AvroSchemas.required;
 import static io.basalt.manifest.AvroSchemas.stringType;
 
+import io.basalt.avro.AvroFields;
+import io.basalt.avro.AvroRowReader;
+import io.basalt.avro.AvroRowWriter;
+import io.basalt.avro.RowWriter;
 import io.basalt.utils.CloseableIterator;
 import java.io.InputStream;
 import java.io.OutputStream;

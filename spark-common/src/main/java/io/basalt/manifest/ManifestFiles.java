@@ -1,6 +1,7 @@
 package io.basalt.manifest;
 
 import io.basalt.BasaltException;
+import io.basalt.avro.RowWriter;
 import io.basalt.data.BinaryRow;
 import io.basalt.fs.FileIO;
 import io.basalt.fs.TablePaths;

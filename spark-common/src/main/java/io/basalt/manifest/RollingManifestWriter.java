@@ -1,5 +1,6 @@
 package io.basalt.manifest;
 
+import io.basalt.avro.RowWriter;
 import io.basalt.data.BinaryRowCodec;
 import io.basalt.data.ValueComparators;
 import java.io.Closeable;

@@ -6,6 +6,7 @@ import static io.basalt.manifest.AvroSchemas.nullable;
 import static io.basalt.manifest.AvroSchemas.optional;
 import static io.basalt.manifest.AvroSchemas.required;
 
+import io.basalt.avro.AvroFields;
 import java.util.List;
 import org.apache.avro.Schema;
 import org.apache.avro.generic.GenericData;

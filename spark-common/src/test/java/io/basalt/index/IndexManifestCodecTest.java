@@ -4,10 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.basalt.BasaltException;
+import io.basalt.avro.RowWriter;
 import io.basalt.data.BinaryRow;
 import io.basalt.data.BinaryRowCodec;
 import io.basalt.manifest.FileKind;
-import io.basalt.manifest.RowWriter;
 import io.basalt.utils.CloseableIterator;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;

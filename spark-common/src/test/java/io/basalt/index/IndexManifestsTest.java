@@ -7,11 +7,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.basalt.BasaltException;
+import io.basalt.avro.RowWriter;
 import io.basalt.data.BinaryRow;
 import io.basalt.fs.FileIO;
 import io.basalt.fs.TablePaths;
 import io.basalt.manifest.FileKind;
-import io.basalt.manifest.RowWriter;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.file.Files;

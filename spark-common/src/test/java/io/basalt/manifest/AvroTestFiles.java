@@ -1,5 +1,6 @@
 package io.basalt.manifest;
 
+import io.basalt.avro.AvroFields;
 import io.basalt.data.BinaryRow;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;

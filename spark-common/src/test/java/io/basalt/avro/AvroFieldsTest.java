@@ -1,4 +1,4 @@
-package io.basalt.manifest;
+package io.basalt.avro;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -13,13 +13,21 @@ import org.junit.jupiter.api.Test;
 
 class AvroFieldsTest {
   private static final Schema SCHEMA =
-      AvroSchemas.record(
+      Schema.createRecord(
           "row",
+          null,
+          "org.apache.paimon.avro.generated",
+          false,
           List.of(
-              AvroSchemas.required("s", AvroSchemas.stringType()),
-              AvroSchemas.required("l", AvroSchemas.longType()),
-              AvroSchemas.required("b", AvroSchemas.bytesType()),
-              AvroSchemas.optional("o", AvroSchemas.longType())));
+              new Schema.Field("s", Schema.create(Schema.Type.STRING)),
+              new Schema.Field("l", Schema.create(Schema.Type.LONG)),
+              new Schema.Field("b", Schema.create(Schema.Type.BYTES)),
+              new Schema.Field(
+                  "o",
+                  Schema.createUnion(
+                      Schema.create(Schema.Type.NULL), Schema.create(Schema.Type.LONG)),
+                  null,
+                  Schema.Field.NULL_DEFAULT_VALUE)));
 
   private static GenericRecord record() {
     GenericRecord record = new GenericData.Record(SCHEMA);

@@ -1,4 +1,4 @@
-package io.basalt.manifest;
+package io.basalt.avro;
 
 import io.basalt.data.BinaryRow;
 import io.basalt.data.BinaryRowCodec;
@@ -10,16 +10,21 @@ import javax.annotation.Nullable;
 import org.apache.avro.generic.GenericRecord;
 
 /**
- * Reads manifest record fields by name, so that a file whose writer schema has extra fields, or
- * lacks optional ones, still reads. Every failure is an {@link IllegalArgumentException} naming the
- * field and its record; the file readers add the file name.
+ * Reads the fields of a {@link GenericRecord} by name, so that a file whose writer schema has extra
+ * fields, or lacks optional ones, still reads: an absent field reads as null. The {@code required}
+ * methods reject an absent or null field, the {@code optional} ones return null for it.
+ *
+ * <p>Numbers are accepted as any {@link Number} (ints are range-checked), strings as any {@link
+ * CharSequence} (Avro's {@code Utf8} included) and bytes as a {@link ByteBuffer}, whose remaining
+ * bytes are copied. Every failure is an {@link IllegalArgumentException} naming the field and its
+ * record; {@link AvroRowReader} adds the file name.
  */
-final class AvroFields {
+public final class AvroFields {
   private AvroFields() {}
 
   /** The value of field {@code name}, or null when the field is absent or null. */
   @Nullable
-  static Object value(GenericRecord record, String name) {
+  public static Object value(GenericRecord record, String name) {
     return record.getSchema().getField(name) == null ? null : record.get(name);
   }
 
@@ -46,12 +51,12 @@ final class AvroFields {
     return type.cast(value);
   }
 
-  static int requiredInt(GenericRecord record, String name) {
+  public static int requiredInt(GenericRecord record, String name) {
     return toInt(required(record, name), record, name);
   }
 
   @Nullable
-  static Integer optionalInt(GenericRecord record, String name) {
+  public static Integer optionalInt(GenericRecord record, String name) {
     Object value = value(record, name);
     return value == null ? null : toInt(value, record, name);
   }
@@ -67,32 +72,32 @@ final class AvroFields {
     return (int) number;
   }
 
-  static long requiredLong(GenericRecord record, String name) {
+  public static long requiredLong(GenericRecord record, String name) {
     return as(required(record, name), Number.class, record, name).longValue();
   }
 
   @Nullable
-  static Long optionalLong(GenericRecord record, String name) {
+  public static Long optionalLong(GenericRecord record, String name) {
     Object value = value(record, name);
     return value == null ? null : as(value, Number.class, record, name).longValue();
   }
 
-  static String requiredString(GenericRecord record, String name) {
+  public static String requiredString(GenericRecord record, String name) {
     return as(required(record, name), CharSequence.class, record, name).toString();
   }
 
   @Nullable
-  static String optionalString(GenericRecord record, String name) {
+  public static String optionalString(GenericRecord record, String name) {
     Object value = value(record, name);
     return value == null ? null : as(value, CharSequence.class, record, name).toString();
   }
 
-  static byte[] requiredBytes(GenericRecord record, String name) {
+  public static byte[] requiredBytes(GenericRecord record, String name) {
     return toBytes(as(required(record, name), ByteBuffer.class, record, name));
   }
 
   @Nullable
-  static byte[] optionalBytes(GenericRecord record, String name) {
+  public static byte[] optionalBytes(GenericRecord record, String name) {
     Object value = value(record, name);
     return value == null ? null : toBytes(as(value, ByteBuffer.class, record, name));
   }
@@ -103,16 +108,16 @@ final class AvroFields {
     return bytes;
   }
 
-  static GenericRecord requiredRecord(GenericRecord record, String name) {
+  public static GenericRecord requiredRecord(GenericRecord record, String name) {
     return as(required(record, name), GenericRecord.class, record, name);
   }
 
-  static List<String> requiredStrings(GenericRecord record, String name) {
+  public static List<String> requiredStrings(GenericRecord record, String name) {
     return strings(required(record, name), record, name);
   }
 
   @Nullable
-  static List<String> optionalStrings(GenericRecord record, String name) {
+  public static List<String> optionalStrings(GenericRecord record, String name) {
     Object value = value(record, name);
     return value == null ? null : strings(value, record, name);
   }
@@ -128,21 +133,41 @@ final class AvroFields {
 
   /** A list whose elements may be null, of {@code ["null","long"]} items. */
   @Nullable
-  static List<Long> optionalNullableLongs(GenericRecord record, String name) {
+  public static List<Long> optionalNullableLongs(GenericRecord record, String name) {
+    List<Number> numbers = optionalNullableItems(record, name, Number.class);
+    if (numbers == null) {
+      return null;
+    }
+    List<Long> longs = new ArrayList<>(numbers.size());
+    for (Number number : numbers) {
+      longs.add(number == null ? null : number.longValue());
+    }
+    return longs;
+  }
+
+  /** A list whose elements may be null, of {@code ["null", record]} items. */
+  @Nullable
+  public static List<GenericRecord> optionalNullableRecords(GenericRecord record, String name) {
+    return optionalNullableItems(record, name, GenericRecord.class);
+  }
+
+  @Nullable
+  private static <T> List<T> optionalNullableItems(
+      GenericRecord record, String name, Class<T> type) {
     Object value = value(record, name);
     if (value == null) {
       return null;
     }
     Collection<?> items = as(value, Collection.class, record, name);
-    List<Long> longs = new ArrayList<>(items.size());
+    List<T> list = new ArrayList<>(items.size());
     for (Object item : items) {
-      longs.add(item == null ? null : as(item, Number.class, record, name).longValue());
+      list.add(item == null ? null : as(item, type, record, name));
     }
-    return longs;
+    return list;
   }
 
   /** A BinaryRow stored in its serialized form (4-byte arity, then the row bytes). */
-  static BinaryRow binaryRow(GenericRecord record, String name) {
+  public static BinaryRow binaryRow(GenericRecord record, String name) {
     byte[] bytes = requiredBytes(record, name);
     try {
       return BinaryRowCodec.deserialize(bytes);
@@ -154,7 +179,7 @@ final class AvroFields {
   }
 
   /** The Avro value of a BinaryRow column. */
-  static ByteBuffer binaryRowBytes(BinaryRow row) {
+  public static ByteBuffer binaryRowBytes(BinaryRow row) {
     return ByteBuffer.wrap(BinaryRowCodec.serialize(row));
   }
 }

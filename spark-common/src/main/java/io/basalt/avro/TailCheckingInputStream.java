@@ -1,4 +1,4 @@
-package io.basalt.manifest;
+package io.basalt.avro;
 
 import java.io.ByteArrayOutputStream;
 import java.io.FilterInputStream;
@@ -11,9 +11,9 @@ import org.apache.avro.io.DecoderFactory;
 /**
  * Watches the bytes an Avro container reader pulls, so truncation can be told apart from a clean
  * end. Avro's {@code DataFileStream.hasNext()} answers false when a block is cut short, so a
- * truncated manifest would silently lose its last rows. A complete container file always ends with
- * the 16-byte sync marker written after its header; this stream records the header bytes (to learn
- * the marker) and the last 16 bytes it delivered.
+ * truncated file would silently lose its last rows. A complete container file always ends with the
+ * 16-byte sync marker written after its header; this stream records the header bytes (to learn the
+ * marker) and the last 16 bytes it delivered.
  */
 final class TailCheckingInputStream extends FilterInputStream {
   static final int SYNC_SIZE = 16;

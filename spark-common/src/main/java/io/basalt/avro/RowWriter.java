@@ -1,11 +1,11 @@
-package io.basalt.manifest;
+package io.basalt.avro;
 
 import java.io.Closeable;
 
 /**
- * Writes rows of one metadata file in order, streaming them to the underlying output. Not
- * thread-safe. Use with try-with-resources: {@link #close()} finishes the file and closes the
- * stream it was created over.
+ * Writes rows of one metadata file (such as a manifest, manifest list or index manifest) in order,
+ * streaming them to the underlying output. Not thread-safe. Use with try-with-resources: {@link
+ * #close()} finishes the file and closes the stream it was created over.
  *
  * @param <T> the record type of a row
  */
