@@ -7,13 +7,6 @@ import java.util.List;
 final class CompactErrors {
   private CompactErrors() {}
 
-  static BasaltException missingTable(String table, Throwable cause) {
-    return new BasaltException(
-        String.format(
-            "compact: table %s does not exist. Fix: pass an existing table as 'db.table'.", table),
-        cause);
-  }
-
   static IllegalArgumentException unknownValue(String argument, String value, List<String> valid) {
     return new IllegalArgumentException(
         String.format(

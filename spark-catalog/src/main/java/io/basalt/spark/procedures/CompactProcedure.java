@@ -7,19 +7,12 @@ import io.basalt.spark.procedures.CompactArguments.OrderStrategy;
 import io.basalt.table.DataSplit;
 import io.basalt.table.FileStoreTable;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.Iterator;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
 import org.apache.spark.sql.catalyst.InternalRow;
-import org.apache.spark.sql.catalyst.analysis.NoSuchTableException;
-import org.apache.spark.sql.catalyst.expressions.GenericInternalRow;
-import org.apache.spark.sql.connector.catalog.Identifier;
-import org.apache.spark.sql.connector.catalog.procedures.BoundProcedure;
 import org.apache.spark.sql.connector.catalog.procedures.ProcedureParameter;
-import org.apache.spark.sql.connector.catalog.procedures.UnboundProcedure;
-import org.apache.spark.sql.connector.read.LocalScan;
 import org.apache.spark.sql.connector.read.Scan;
 import org.apache.spark.sql.types.DataTypes;
 import org.apache.spark.sql.types.StructField;
@@ -33,7 +26,7 @@ import org.apache.spark.sql.types.StructType;
  * append tables. Returns {@code result} (true, as Paimon does), the new snapshot's id (null when
  * there was nothing to do) and how many files were replaced and written.
  */
-final class CompactProcedure implements UnboundProcedure, BoundProcedure {
+final class CompactProcedure extends BaseProcedure {
   static final String NAME = "compact";
 
   private static final ProcedureParameter[] PARAMETERS = {
@@ -54,35 +47,13 @@ final class CompactProcedure implements UnboundProcedure, BoundProcedure {
             DataTypes.createStructField("written_files", DataTypes.LongType, false)
           });
 
-  private final SparkCatalog catalog;
-
   CompactProcedure(SparkCatalog catalog) {
-    this.catalog = catalog;
-  }
-
-  @Override
-  public String name() {
-    return NAME;
-  }
-
-  @Override
-  public String description() {
-    return "Compacts the buckets of a table (or of some partitions) and re-clusters append tables";
-  }
-
-  @Override
-  public BoundProcedure bind(StructType inputType) {
-    return this;
-  }
-
-  @Override
-  public ProcedureParameter[] parameters() {
-    return PARAMETERS;
-  }
-
-  @Override
-  public boolean isDeterministic() {
-    return false;
+    super(
+        catalog,
+        NAME,
+        "Compacts the buckets of a table (or of some partitions) and re-clusters append tables",
+        PARAMETERS,
+        OUTPUT);
   }
 
   @Override
@@ -100,10 +71,7 @@ final class CompactProcedure implements UnboundProcedure, BoundProcedure {
             : job.run(splits, sortTask(table, plan.snapshot().id(), args));
     Object snapshotId =
         outcome.snapshotId().isPresent() ? (Object) outcome.snapshotId().getAsLong() : null;
-    InternalRow row =
-        new GenericInternalRow(
-            new Object[] {true, snapshotId, outcome.filesBefore(), outcome.filesAfter()});
-    return Collections.<Scan>singletonList(new Result(row)).iterator();
+    return result(true, snapshotId, outcome.filesBefore(), outcome.filesAfter());
   }
 
   private static CompactJob.BucketTask sortTask(
@@ -129,31 +97,5 @@ final class CompactProcedure implements UnboundProcedure, BoundProcedure {
       }
     }
     return splits;
-  }
-
-  private FileStoreTable loadTable(String name) {
-    String[] parts = name.split("\\.");
-    Identifier ident =
-        parts.length == 1
-            ? Identifier.of(catalog.defaultNamespace(), parts[0])
-            : Identifier.of(new String[] {parts[parts.length - 2]}, parts[parts.length - 1]);
-    try {
-      return catalog.loadFileStoreTable(ident);
-    } catch (NoSuchTableException e) {
-      throw CompactErrors.missingTable(name, e);
-    }
-  }
-
-  /** The one-row result. */
-  private record Result(InternalRow row) implements LocalScan {
-    @Override
-    public InternalRow[] rows() {
-      return new InternalRow[] {row};
-    }
-
-    @Override
-    public StructType readSchema() {
-      return OUTPUT;
-    }
   }
 }

@@ -1,0 +1,104 @@
+package io.basalt.spark.procedures;
+
+import io.basalt.BasaltException;
+import io.basalt.spark.SparkCatalog;
+import io.basalt.table.FileStoreTable;
+import java.util.Collections;
+import java.util.Iterator;
+import org.apache.spark.sql.catalyst.InternalRow;
+import org.apache.spark.sql.catalyst.analysis.NoSuchTableException;
+import org.apache.spark.sql.catalyst.expressions.GenericInternalRow;
+import org.apache.spark.sql.connector.catalog.Identifier;
+import org.apache.spark.sql.connector.catalog.procedures.BoundProcedure;
+import org.apache.spark.sql.connector.catalog.procedures.ProcedureParameter;
+import org.apache.spark.sql.connector.catalog.procedures.UnboundProcedure;
+import org.apache.spark.sql.connector.read.LocalScan;
+import org.apache.spark.sql.connector.read.Scan;
+import org.apache.spark.sql.types.StructType;
+
+/**
+ * The shared parts of a {@code sys} procedure: it binds to itself whatever the input types (Spark
+ * has already checked them against {@link #parameters()}), is not deterministic, resolves its
+ * {@code table} argument against the catalog and returns one row of its output schema.
+ */
+abstract class BaseProcedure implements UnboundProcedure, BoundProcedure {
+  private final SparkCatalog catalog;
+  private final String name;
+  private final String description;
+  private final ProcedureParameter[] parameters;
+  private final StructType output;
+
+  BaseProcedure(
+      SparkCatalog catalog,
+      String name,
+      String description,
+      ProcedureParameter[] parameters,
+      StructType output) {
+    this.catalog = catalog;
+    this.name = name;
+    this.description = description;
+    this.parameters = parameters;
+    this.output = output;
+  }
+
+  @Override
+  public final String name() {
+    return name;
+  }
+
+  @Override
+  public final String description() {
+    return description;
+  }
+
+  @Override
+  public final BoundProcedure bind(StructType inputType) {
+    return this;
+  }
+
+  @Override
+  public final ProcedureParameter[] parameters() {
+    return parameters;
+  }
+
+  @Override
+  public final boolean isDeterministic() {
+    return false;
+  }
+
+  /**
+   * The table {@code table} names: {@code 'db.t'}, or {@code 't'} in the catalog's default
+   * namespace; of a longer name only the last two parts count.
+   *
+   * @throws BasaltException naming this procedure and the table if there is no such table
+   */
+  final FileStoreTable loadTable(String table) {
+    String[] parts = table.split("\\.");
+    Identifier ident =
+        parts.length == 1
+            ? Identifier.of(catalog.defaultNamespace(), parts[0])
+            : Identifier.of(new String[] {parts[parts.length - 2]}, parts[parts.length - 1]);
+    try {
+      return catalog.loadFileStoreTable(ident);
+    } catch (NoSuchTableException e) {
+      throw new BasaltException(
+          String.format(
+              "%s: table %s does not exist. Fix: pass an existing table as 'db.table'.",
+              name, table),
+          e);
+    }
+  }
+
+  /** The result of a call: one row of the output schema holding {@code values}. */
+  final Iterator<Scan> result(Object... values) {
+    InternalRow row = new GenericInternalRow(values);
+    return Collections.<Scan>singletonList(new Result(row, output)).iterator();
+  }
+
+  private record Result(InternalRow row, StructType readSchema) implements LocalScan {
+    @Override
+    public InternalRow[] rows() {
+      return new InternalRow[] {row};
+    }
+  }
+}
