@@ -17,6 +17,21 @@ public final class ProjectedRow extends DelegatingRow {
     this.indices = indices;
   }
 
+  /**
+   * A view of the {@code types.length} consecutive fields starting at {@code offset} of another
+   * row, such as the value part of a key-value row.
+   *
+   * @param types the types of the viewed fields
+   * @param offset the position in the source row of the first viewed field
+   */
+  public static ProjectedRow offset(DataType[] types, int offset) {
+    int[] indices = new int[types.length];
+    for (int i = 0; i < indices.length; i++) {
+      indices[i] = offset + i;
+    }
+    return new ProjectedRow(types, indices);
+  }
+
   /** Points this view at {@code newRow} and returns it. */
   public ProjectedRow replace(InternalRow newRow) {
     this.row = newRow;

@@ -1,6 +1,6 @@
 package io.basalt.operation.read;
 
-import io.basalt.data.OffsetRow;
+import io.basalt.data.ProjectedRow;
 import io.basalt.deletionvectors.BucketDeletionVectors;
 import io.basalt.deletionvectors.DeletionFile;
 import io.basalt.deletionvectors.DeletionVector;
@@ -120,7 +120,7 @@ public final class SplitRead implements Serializable {
     for (int i = 0; i < types.length; i++) {
       types[i] = readType.fields()[i].dataType();
     }
-    OffsetRow view = new OffsetRow(types, layout.valueOffset());
+    ProjectedRow view = ProjectedRow.offset(types, layout.valueOffset());
     return new CloseableIterator<>() {
       @Override
       public boolean hasNext() {
