@@ -8,14 +8,13 @@ import org.roaringbitmap.longlong.Roaring64NavigableMap;
  * {@link BitmapDeletionVector}. Paimon writes it with {@code deletion-vectors.bitmap64=true}; its
  * on-disk form is the one Iceberg uses for deletion vectors.
  */
-public final class Bitmap64DeletionVector implements DeletionVector {
+public final class Bitmap64DeletionVector extends RoaringDeletionVector<Roaring64NavigableMap>
+    implements DeletionVector {
   /**
    * The largest position: Paimon and Iceberg keep the high 32 bits below {@link Integer#MAX_VALUE}
    * and the low 32 bits at most 2^31, so their readers accept every vector this class writes.
    */
   public static final long MAX_POSITION = ((long) (Integer.MAX_VALUE - 1) << 32) | 0x80000000L;
-
-  private final Roaring64NavigableMap bitmap;
 
   /** An empty vector. */
   public Bitmap64DeletionVector() {
@@ -23,63 +22,43 @@ public final class Bitmap64DeletionVector implements DeletionVector {
   }
 
   Bitmap64DeletionVector(Roaring64NavigableMap bitmap) {
-    this.bitmap = bitmap;
-  }
-
-  /** The bitmap itself, not a copy; the codec serializes it. */
-  Roaring64NavigableMap bitmap() {
-    return bitmap;
+    super(bitmap);
   }
 
   @Override
   public void delete(long position) {
-    Check.argument(position >= 0, "Invalid row position %s: positions are 0-based", position);
+    checkNotNegative(position);
     Check.argument(
         position <= MAX_POSITION,
         "Row position %s is beyond the largest position a 64-bit deletion vector holds (%s)",
         position,
         MAX_POSITION);
-    bitmap.addLong(position);
+    bitmap().addLong(position);
   }
 
   @Override
   public boolean isDeleted(long position) {
-    Check.argument(position >= 0, "Invalid row position %s: positions are 0-based", position);
-    return bitmap.contains(position);
+    checkNotNegative(position);
+    return bitmap().contains(position);
   }
 
   @Override
   public long cardinality() {
-    return bitmap.getLongCardinality();
+    return bitmap().getLongCardinality();
   }
 
   @Override
   public boolean isEmpty() {
-    return bitmap.isEmpty();
+    return bitmap().isEmpty();
   }
 
   @Override
   public void merge(DeletionVector other) {
     Check.notNull(other, "other");
     if (other instanceof Bitmap64DeletionVector wide) {
-      bitmap.or(wide.bitmap);
+      bitmap().or(wide.bitmap());
     } else if (other instanceof BitmapDeletionVector narrow) {
-      narrow.bitmap().forEach((int position) -> bitmap.addLong(position));
+      narrow.bitmap().forEach((int position) -> bitmap().addLong(position));
     }
-  }
-
-  @Override
-  public boolean equals(Object o) {
-    return o instanceof Bitmap64DeletionVector that && bitmap.equals(that.bitmap);
-  }
-
-  @Override
-  public int hashCode() {
-    return bitmap.hashCode();
-  }
-
-  @Override
-  public String toString() {
-    return "Bitmap64DeletionVector" + bitmap;
   }
 }

@@ -7,30 +7,24 @@ import org.roaringbitmap.RoaringBitmap;
  * A deletion vector over a 32-bit {@link RoaringBitmap}, for data files of at most {@link
  * Integer#MAX_VALUE} + 1 rows. This is the variant Paimon writes by default.
  */
-public final class BitmapDeletionVector implements DeletionVector {
-  private final RoaringBitmap bitmap;
-
+public final class BitmapDeletionVector extends RoaringDeletionVector<RoaringBitmap>
+    implements DeletionVector {
   /** An empty vector. */
   public BitmapDeletionVector() {
     this(new RoaringBitmap());
   }
 
   BitmapDeletionVector(RoaringBitmap bitmap) {
-    this.bitmap = bitmap;
-  }
-
-  /** The bitmap itself, not a copy; the codec serializes it. */
-  RoaringBitmap bitmap() {
-    return bitmap;
+    super(bitmap);
   }
 
   @Override
   public void delete(long position) {
-    bitmap.add(checkPosition(position));
+    bitmap().add(checkPosition(position));
   }
 
   private static int checkPosition(long position) {
-    Check.argument(position >= 0, "Invalid row position %s: positions are 0-based", position);
+    checkNotNegative(position);
     Check.argument(
         position <= Integer.MAX_VALUE,
         "Row position %s does not fit a 32-bit deletion vector (max %s): use the 64-bit variant"
@@ -42,45 +36,30 @@ public final class BitmapDeletionVector implements DeletionVector {
 
   @Override
   public boolean isDeleted(long position) {
-    Check.argument(position >= 0, "Invalid row position %s: positions are 0-based", position);
-    return position <= Integer.MAX_VALUE && bitmap.contains((int) position);
+    checkNotNegative(position);
+    return position <= Integer.MAX_VALUE && bitmap().contains((int) position);
   }
 
   @Override
   public long cardinality() {
-    return bitmap.getLongCardinality();
+    return bitmap().getLongCardinality();
   }
 
   @Override
   public boolean isEmpty() {
-    return bitmap.isEmpty();
+    return bitmap().isEmpty();
   }
 
   @Override
   public void merge(DeletionVector other) {
     Check.notNull(other, "other");
     if (other instanceof BitmapDeletionVector narrow) {
-      bitmap.or(narrow.bitmap);
+      bitmap().or(narrow.bitmap());
     } else if (other instanceof Bitmap64DeletionVector wide) {
       if (!wide.isEmpty()) {
         checkPosition(wide.bitmap().last());
-        wide.bitmap().forEach((long position) -> bitmap.add((int) position));
+        wide.bitmap().forEach((long position) -> bitmap().add((int) position));
       }
     }
-  }
-
-  @Override
-  public boolean equals(Object o) {
-    return o instanceof BitmapDeletionVector that && bitmap.equals(that.bitmap);
-  }
-
-  @Override
-  public int hashCode() {
-    return bitmap.hashCode();
-  }
-
-  @Override
-  public String toString() {
-    return "BitmapDeletionVector" + bitmap;
   }
 }
