@@ -25,15 +25,20 @@ public final class ColumnarSplitsMetric extends CustomSumMetric {
 
   /** The task-side value: the splits one reader read on the columnar path. */
   static CustomTaskMetric taskValue(long splits) {
+    return taskValue(NAME, splits);
+  }
+
+  /** A task-side value of the metric called {@code name}. */
+  static CustomTaskMetric taskValue(String name, long value) {
     return new CustomTaskMetric() {
       @Override
       public String name() {
-        return NAME;
+        return name;
       }
 
       @Override
       public long value() {
-        return splits;
+        return value;
       }
     };
   }

@@ -1,6 +1,8 @@
 package io.basalt.spark.read;
 
+import io.basalt.deletionvectors.DeletionFile;
 import io.basalt.operation.read.SplitRead;
+import io.basalt.table.DataSplit;
 import io.basalt.table.FileStoreTable;
 import io.basalt.utils.CloseableIterator;
 import javax.annotation.Nullable;
@@ -43,14 +45,32 @@ final class SparkReaderFactory implements PartitionReaderFactory {
       throw new UnsupportedOperationException("This scan reads rows, not columnar batches");
     }
     return new VectorizedSplitReader(
-        read, ((SparkInputPartition) partition).split(), columnar, table.fileIO().conf());
+        table, read, ((SparkInputPartition) partition).split(), columnar, table.fileIO().conf());
+  }
+
+  /** The rows the deletion vectors of {@code split} delete, as far as their files record it. */
+  private static long deletedRows(DataSplit split) {
+    long rows = 0;
+    for (int i = 0; i < split.files().size(); i++) {
+      DeletionFile deletion = split.deletionFile(i);
+      if (deletion != null && deletion.cardinality() != null) {
+        rows += deletion.cardinality();
+      }
+    }
+    return rows;
   }
 
   @Override
   public PartitionReader<InternalRow> createReader(InputPartition partition) {
-    CloseableIterator<InternalRow> rows = read.read(((SparkInputPartition) partition).split());
+    DataSplit split = ((SparkInputPartition) partition).split();
+    CloseableIterator<InternalRow> rows = read.read(split);
+    // the merge path: SplitRead merges the splits of primary-key tables that are not raw
+    // convertible
+    boolean merged = rows instanceof SplitRead.MergedRows;
+    long deletions = deletedRows(split);
     return new PartitionReader<>() {
       private InternalRow current;
+      private boolean done;
 
       @Override
       public boolean next() {
@@ -58,6 +78,7 @@ final class SparkReaderFactory implements PartitionReaderFactory {
           current = rows.next();
           return true;
         }
+        done = true;
         return false;
       }
 
@@ -68,7 +89,13 @@ final class SparkReaderFactory implements PartitionReaderFactory {
 
       @Override
       public CustomTaskMetric[] currentMetricsValues() {
-        return new CustomTaskMetric[] {ColumnarSplitsMetric.taskValue(0)};
+        return new CustomTaskMetric[] {
+          ColumnarSplitsMetric.taskValue(0),
+          MergedSplitsMetric.taskValue(merged ? 1 : 0),
+          RowsMergedMetric.taskValue(merged ? ((SplitRead.MergedRows) rows).mergedRows() : 0),
+          // files are read whole on the row path: once done, every deleted row was skipped
+          DeletedRowsSkippedMetric.taskValue(done ? deletions : 0)
+        };
       }
 
       @Override

@@ -26,10 +26,13 @@ import org.apache.spark.sql.types.StructType;
  * <p>The scan is <b>columnar</b> when every split is raw convertible (no key can occur twice, no
  * retraction: its files are read as they are) and Spark's vectorized Parquet reader handles the
  * read schema in this session; its splits are then read as {@code ColumnarBatch}es by {@link
- * VectorizedSplitReader}. Spark cannot mix row and columnar partitions in one scan, so a single
- * merge-on-read split makes the whole scan read rows, streaming merged rows from the engine. The
- * {@link #description()} says which, and the metric {@link ColumnarSplitsMetric} counts the splits
- * read as batches.
+ * VectorizedSplitReader}, deletion vectors (which keep every split of their tables raw convertible)
+ * applied as a row filter on the batches. Spark cannot mix row and columnar partitions in one scan,
+ * so a single merge-on-read split makes the whole scan read rows, streaming merged rows from the
+ * engine. The {@link #description()} says which. Metrics: {@link ColumnarSplitsMetric} counts the
+ * splits read as batches, {@link MergedSplitsMetric} those merged on read, {@link RowsMergedMetric}
+ * the older versions the merges dropped and {@link DeletedRowsSkippedMetric} the rows deletion
+ * vectors hid.
  */
 public final class SparkScan implements Scan, Batch, SupportsReportStatistics {
   private final FileStoreTable table;
@@ -84,8 +87,6 @@ public final class SparkScan implements Scan, Batch, SupportsReportStatistics {
       columnar =
           !splits.isEmpty()
               && splits.stream().allMatch(DataSplit::rawConvertible)
-              // deletion vectors are applied as a row filter on the row path only, so far
-              && splits.stream().noneMatch(DataSplit::hasDeletionVectors)
               && VectorizedReadOptions.supportsColumnar(readSchema);
     }
     return columnar;
@@ -100,7 +101,12 @@ public final class SparkScan implements Scan, Batch, SupportsReportStatistics {
 
   @Override
   public CustomMetric[] supportedCustomMetrics() {
-    return new CustomMetric[] {new ColumnarSplitsMetric()};
+    return new CustomMetric[] {
+      new ColumnarSplitsMetric(),
+      new MergedSplitsMetric(),
+      new RowsMergedMetric(),
+      new DeletedRowsSkippedMetric()
+    };
   }
 
   @Override

@@ -1,9 +1,11 @@
 package io.basalt.spark.read;
 
 import io.basalt.BasaltException;
+import io.basalt.deletionvectors.DeletionVector;
 import io.basalt.manifest.DataFileMeta;
 import io.basalt.operation.read.SplitRead;
 import io.basalt.table.DataSplit;
+import io.basalt.table.FileStoreTable;
 import java.io.IOException;
 import java.util.List;
 import javax.annotation.Nullable;
@@ -40,11 +42,17 @@ import scala.Option;
  * key and system columns of primary-key files are never decoded) and skipping row groups (and
  * pages) whose statistics prove no row matches the pushed filters. The batch returned by {@link
  * #get()} is reused, and is valid until the next {@link #next()}.
+ *
+ * <p>A file with a deletion vector is read whole, without row-group or page skipping, so that the
+ * position of each row in the file is the running count of rows read before it; a batch with
+ * deleted rows is returned as {@link SelectedRowsVector views} of its live rows, a batch without
+ * any live row is skipped.
  */
 final class VectorizedSplitReader implements PartitionReader<ColumnarBatch> {
   /** Basalt writes proleptic Gregorian dates and timestamps, and never INT96. */
   private static final String NO_REBASE = LegacyBehaviorPolicy.CORRECTED().toString();
 
+  private final FileStoreTable table;
   private final SplitRead read;
   private final DataSplit split;
   private final List<DataFileMeta> files;
@@ -54,8 +62,25 @@ final class VectorizedSplitReader implements PartitionReader<ColumnarBatch> {
   @Nullable private VectorizedParquetRecordReader current;
   @Nullable private Path currentPath;
 
+  /** The deletion vector of the current file, or null if it has no deleted rows. */
+  @Nullable private DeletionVector deleted;
+
+  /** The position in the current file of the first row of the next batch. */
+  private long position;
+
+  /** The live rows of the current batch, when some are deleted. */
+  private int[] selection = new int[0];
+
+  @Nullable private ColumnarBatch batch;
+  private long deletedRowsSkipped;
+
   VectorizedSplitReader(
-      SplitRead read, DataSplit split, VectorizedReadOptions options, Configuration tableConf) {
+      FileStoreTable table,
+      SplitRead read,
+      DataSplit split,
+      VectorizedReadOptions options,
+      Configuration tableConf) {
+    this.table = table;
     this.read = read;
     this.split = split;
     this.files = split.files();
@@ -69,7 +94,11 @@ final class VectorizedSplitReader implements PartitionReader<ColumnarBatch> {
       if (current != null) {
         try {
           if (current.nextKeyValue()) {
-            return true;
+            batch = liveRows((ColumnarBatch) current.getCurrentValue());
+            if (batch != null) {
+              return true;
+            }
+            continue;
           }
         } catch (IOException | RuntimeException e) {
           throw failure("read", currentPath, e);
@@ -79,20 +108,52 @@ final class VectorizedSplitReader implements PartitionReader<ColumnarBatch> {
       if (nextFile >= files.size()) {
         return false;
       }
-      DataFileMeta file = files.get(nextFile++);
+      int index = nextFile++;
+      DataFileMeta file = files.get(index);
       currentPath = read.path(split, file);
-      current = open(currentPath);
+      deleted = DeletionVectors.load(table, file, split.deletionFile(index));
+      position = 0;
+      current = open(currentPath, deleted == null);
     }
+  }
+
+  /** The live rows of {@code read}, the next batch of the current file; null if none is live. */
+  @Nullable
+  private ColumnarBatch liveRows(ColumnarBatch read) {
+    if (deleted == null) {
+      return read;
+    }
+    int rows = read.numRows();
+    if (selection.length < rows) {
+      selection = new int[rows];
+    }
+    int live = 0;
+    for (int i = 0; i < rows; i++) {
+      if (!deleted.isDeleted(position + i)) {
+        selection[live++] = i;
+      }
+    }
+    position += rows;
+    deletedRowsSkipped += rows - live;
+    if (live == rows) {
+      return read;
+    }
+    return live == 0 ? null : SelectedRowsVector.select(read, selection, live);
   }
 
   @Override
   public ColumnarBatch get() {
-    return (ColumnarBatch) current.getCurrentValue();
+    return batch;
   }
 
   @Override
   public CustomTaskMetric[] currentMetricsValues() {
-    return new CustomTaskMetric[] {ColumnarSplitsMetric.taskValue(1)};
+    return new CustomTaskMetric[] {
+      ColumnarSplitsMetric.taskValue(1),
+      MergedSplitsMetric.taskValue(0),
+      RowsMergedMetric.taskValue(0),
+      DeletedRowsSkippedMetric.taskValue(deletedRowsSkipped)
+    };
   }
 
   @Override
@@ -112,7 +173,13 @@ final class VectorizedSplitReader implements PartitionReader<ColumnarBatch> {
     }
   }
 
-  private VectorizedParquetRecordReader open(Path path) {
+  /**
+   * Opens one data file.
+   *
+   * @param skipRowGroups whether row groups and pages may be skipped by the pushed filters; not for
+   *     a file with a deletion vector, whose row positions count every row
+   */
+  private VectorizedParquetRecordReader open(Path path, boolean skipRowGroups) {
     HadoopInputFile inputFile;
     SeekableInputStream stream;
     ParquetMetadata footer;
@@ -137,7 +204,7 @@ final class VectorizedSplitReader implements PartitionReader<ColumnarBatch> {
       TaskAttemptContextImpl context =
           new TaskAttemptContextImpl(conf, new TaskAttemptID("basalt", 0, TaskType.MAP, 0, 0));
       // The context holds a copy of conf: the filter is for this file only.
-      FilterPredicate filter = rowGroupFilter(fileSchema);
+      FilterPredicate filter = skipRowGroups ? rowGroupFilter(fileSchema) : null;
       if (filter != null) {
         ParquetInputFormat.setFilterPredicate(context.getConfiguration(), filter);
       }

@@ -120,23 +120,41 @@ public final class SplitRead implements Serializable {
     for (int i = 0; i < types.length; i++) {
       types[i] = readType.fields()[i].dataType();
     }
-    ProjectedRow view = ProjectedRow.offset(types, layout.valueOffset());
-    return new CloseableIterator<>() {
-      @Override
-      public boolean hasNext() {
-        return merged.hasNext();
-      }
+    return new MergedRows(merged, ProjectedRow.offset(types, layout.valueOffset()));
+  }
 
-      @Override
-      public InternalRow next() {
-        return view.replace(merged.next());
-      }
+  /**
+   * The rows of a split that needs merging, as {@link #read(DataSplit)} returns them; {@link
+   * #mergedRows()} counts the older versions the merge dropped so far.
+   */
+  public static final class MergedRows implements CloseableIterator<InternalRow> {
+    private final MergeIterator merged;
+    private final ProjectedRow view;
 
-      @Override
-      public void close() {
-        merged.close();
-      }
-    };
+    private MergedRows(MergeIterator merged, ProjectedRow view) {
+      this.merged = merged;
+      this.view = view;
+    }
+
+    /** See {@link MergeIterator#mergedRows()}. */
+    public long mergedRows() {
+      return merged.mergedRows();
+    }
+
+    @Override
+    public boolean hasNext() {
+      return merged.hasNext();
+    }
+
+    @Override
+    public InternalRow next() {
+      return view.replace(merged.next());
+    }
+
+    @Override
+    public void close() {
+      merged.close();
+    }
   }
 
   /**
