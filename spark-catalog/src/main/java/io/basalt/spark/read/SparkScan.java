@@ -1,15 +1,18 @@
 package io.basalt.spark.read;
 
 import io.basalt.operation.read.SplitRead;
+import io.basalt.operation.scan.ScanMetrics;
 import io.basalt.operation.scan.TableScan;
 import io.basalt.predicate.Predicate;
 import io.basalt.table.DataSplit;
 import io.basalt.table.FileStoreTable;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.OptionalLong;
 import javax.annotation.Nullable;
 import org.apache.spark.sql.connector.metric.CustomMetric;
+import org.apache.spark.sql.connector.metric.CustomTaskMetric;
 import org.apache.spark.sql.connector.read.Batch;
 import org.apache.spark.sql.connector.read.InputPartition;
 import org.apache.spark.sql.connector.read.PartitionReaderFactory;
@@ -38,7 +41,9 @@ public final class SparkScan implements Scan, Batch, SupportsReportStatistics {
   private final FileStoreTable table;
   private final StructType readSchema;
   @Nullable private final Predicate filter;
+  @Nullable private final Predicate bucketFilter;
   private final Filter[] parquetFilters;
+  private final int limit;
   private TableScan.Plan plan;
   private Boolean columnar;
 
@@ -51,18 +56,45 @@ public final class SparkScan implements Scan, Batch, SupportsReportStatistics {
       FileStoreTable table,
       StructType readSchema,
       @Nullable Predicate filter,
-      Filter[] parquetFilters) {
+      @Nullable Predicate bucketFilter,
+      Filter[] parquetFilters,
+      int limit) {
+    this.limit = limit;
     this.table = table;
     this.readSchema = readSchema;
     this.filter = filter;
+    this.bucketFilter = bucketFilter;
     this.parquetFilters = parquetFilters;
   }
 
   private TableScan.Plan plan() {
     if (plan == null) {
-      plan = table.newScan().withFilter(filter).plan();
+      plan = applyLimit(table.newScan().withFilter(filter).withBucketFilter(bucketFilter).plan());
     }
     return plan;
+  }
+
+  /**
+   * Keeps only the splits a LIMIT needs when every split reads rows one to one from its files (no
+   * merge, no deletion vectors, no filter), so file row counts are exact.
+   */
+  private TableScan.Plan applyLimit(TableScan.Plan full) {
+    if (limit < 0 || filter != null) {
+      return full;
+    }
+    List<DataSplit> kept = new ArrayList<>();
+    long rows = 0;
+    for (DataSplit split : full.splits()) {
+      if (!split.rawConvertible() || split.hasDeletionVectors()) {
+        return full;
+      }
+      if (rows >= limit) {
+        continue;
+      }
+      kept.add(split);
+      rows += split.rowCount();
+    }
+    return new TableScan.Plan(full.snapshot(), kept, full.metrics());
   }
 
   @Override
@@ -105,7 +137,24 @@ public final class SparkScan implements Scan, Batch, SupportsReportStatistics {
       new ColumnarSplitsMetric(),
       new MergedSplitsMetric(),
       new RowsMergedMetric(),
-      new DeletedRowsSkippedMetric()
+      new DeletedRowsSkippedMetric(),
+      new PlanningMetrics.FilesPlanned(),
+      new PlanningMetrics.FilesSkipped(),
+      new PlanningMetrics.BucketsPruned(),
+      new PlanningMetrics.ManifestsSkipped()
+    };
+  }
+
+  /** What planning did, shown in the SQL UI and {@code QueryExecution} metrics. */
+  @Override
+  public CustomTaskMetric[] reportDriverMetrics() {
+    ScanMetrics metrics = plan().metrics();
+    return new CustomTaskMetric[] {
+      ColumnarSplitsMetric.taskValue(PlanningMetrics.FilesPlanned.NAME, metrics.filesPlanned()),
+      ColumnarSplitsMetric.taskValue(PlanningMetrics.FilesSkipped.NAME, metrics.filesSkipped()),
+      ColumnarSplitsMetric.taskValue(PlanningMetrics.BucketsPruned.NAME, metrics.bucketsSkipped()),
+      ColumnarSplitsMetric.taskValue(
+          PlanningMetrics.ManifestsSkipped.NAME, metrics.manifestsSkipped())
     };
   }
 
@@ -135,10 +184,12 @@ public final class SparkScan implements Scan, Batch, SupportsReportStatistics {
   @Override
   public String description() {
     return String.format(
-        "BasaltScan(%s, columns=[%s], filters=[%s], columnar=%s)",
+        "BasaltScan(%s, columns=[%s], filters=[%s], buckets=[%s], splits=%s, columnar=%s)",
         table.name(),
         String.join(", ", readSchema.fieldNames()),
         filter == null ? "" : filter,
+        bucketFilter == null ? "all" : bucketFilter,
+        plan().splits().size(),
         columnar());
   }
 
@@ -149,6 +200,7 @@ public final class SparkScan implements Scan, Batch, SupportsReportStatistics {
         && table.paths().toString().equals(other.table.paths().toString())
         && readSchema.equals(other.readSchema)
         && Objects.equals(String.valueOf(filter), String.valueOf(other.filter))
+        && Objects.equals(String.valueOf(bucketFilter), String.valueOf(other.bucketFilter))
         && snapshotId() == other.snapshotId();
   }
 

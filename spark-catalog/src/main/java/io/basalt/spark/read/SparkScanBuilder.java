@@ -1,5 +1,6 @@
 package io.basalt.spark.read;
 
+import io.basalt.operation.scan.TableScan;
 import io.basalt.predicate.Predicate;
 import io.basalt.spark.SparkTable;
 import io.basalt.spark.convert.SparkPredicates;
@@ -14,10 +15,12 @@ import org.apache.spark.sql.connector.expressions.filter.Not;
 import org.apache.spark.sql.connector.expressions.filter.Or;
 import org.apache.spark.sql.connector.read.Scan;
 import org.apache.spark.sql.connector.read.ScanBuilder;
+import org.apache.spark.sql.connector.read.SupportsPushDownLimit;
 import org.apache.spark.sql.connector.read.SupportsPushDownRequiredColumns;
 import org.apache.spark.sql.connector.read.SupportsPushDownV2Filters;
 import org.apache.spark.sql.internal.connector.PredicateUtils;
 import org.apache.spark.sql.sources.Filter;
+import org.apache.spark.sql.types.DataTypes;
 import org.apache.spark.sql.types.StructField;
 import org.apache.spark.sql.types.StructType;
 
@@ -27,11 +30,16 @@ import org.apache.spark.sql.types.StructType;
  * and also handed back for Spark to evaluate.
  */
 public final class SparkScanBuilder
-    implements ScanBuilder, SupportsPushDownRequiredColumns, SupportsPushDownV2Filters {
+    implements ScanBuilder,
+        SupportsPushDownRequiredColumns,
+        SupportsPushDownV2Filters,
+        SupportsPushDownLimit {
   private final FileStoreTable table;
   private final StructType tableSchema;
   private StructType readSchema;
   private final List<Predicate> pushed = new ArrayList<>();
+  private final List<Predicate> bucketPredicates = new ArrayList<>();
+  private int limit = -1;
   private final List<org.apache.spark.sql.connector.expressions.filter.Predicate> pushedSpark =
       new ArrayList<>();
 
@@ -55,8 +63,19 @@ public final class SparkScanBuilder
       org.apache.spark.sql.connector.expressions.filter.Predicate[] predicates) {
     Set<String> partitionKeys = new HashSet<>(table.schema().partitionKeys());
     List<org.apache.spark.sql.connector.expressions.filter.Predicate> residual = new ArrayList<>();
+    StructType withBucket = tableSchema.add(TableScan.BUCKET_COLUMN, DataTypes.IntegerType, false);
     for (org.apache.spark.sql.connector.expressions.filter.Predicate predicate : predicates) {
-      Optional<Predicate> converted = SparkPredicates.convert(predicate, tableSchema);
+      Optional<Predicate> converted = SparkPredicates.convert(predicate, withBucket);
+      if (converted.isPresent() && converted.get().columns().contains(TableScan.BUCKET_COLUMN)) {
+        if (converted.get().columns().size() == 1) {
+          // selects physical buckets exactly: enforced by planning, nothing left for Spark
+          bucketPredicates.add(converted.get());
+          pushedSpark.add(predicate);
+        } else {
+          residual.add(predicate); // mixed with data columns (e.g. an OR): prunes nothing
+        }
+        continue;
+      }
       if (converted.isEmpty()) {
         residual.add(predicate);
         continue;
@@ -75,16 +94,33 @@ public final class SparkScanBuilder
     return pushedSpark.toArray(new org.apache.spark.sql.connector.expressions.filter.Predicate[0]);
   }
 
+  /**
+   * Remembers the limit: a scan whose splits need no merge and hide no rows plans only as many
+   * files as the limit needs. Spark still applies the limit itself.
+   */
+  @Override
+  public boolean pushLimit(int limit) {
+    this.limit = limit;
+    return true;
+  }
+
   @Override
   public Scan build() {
     List<Filter> parquetFilters = new ArrayList<>();
     for (org.apache.spark.sql.connector.expressions.filter.Predicate predicate : pushedSpark) {
-      if (convertsExactly(predicate)) {
+      boolean onBucket =
+          SparkPredicates.convert(predicate, tableSchema).isEmpty(); // bucket predicates only
+      if (!onBucket && convertsExactly(predicate)) {
         parquetFilters.add(PredicateUtils.toV1(predicate).get());
       }
     }
     return new SparkScan(
-        table, readSchema, Predicate.and(pushed), parquetFilters.toArray(new Filter[0]));
+        table,
+        readSchema,
+        Predicate.and(pushed),
+        Predicate.and(bucketPredicates),
+        parquetFilters.toArray(new Filter[0]),
+        limit);
   }
 
   /**

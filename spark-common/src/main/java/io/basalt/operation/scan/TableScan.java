@@ -44,6 +44,10 @@ public final class TableScan {
   @Nullable private BinaryRow partition;
   @Nullable private Integer bucket;
   private boolean forCompaction;
+  @Nullable private Predicate bucketFilter;
+
+  /** The name bucket predicates use for the bucket id (Paimon's metadata column). */
+  public static final String BUCKET_COLUMN = "__paimon_bucket";
 
   public TableScan(FileStoreTable table) {
     this.table = table;
@@ -73,6 +77,15 @@ public final class TableScan {
    */
   public TableScan forCompaction() {
     this.forCompaction = true;
+    return this;
+  }
+
+  /**
+   * Reads only the buckets whose id satisfies {@code predicate}, a predicate over the single
+   * integer column {@link #BUCKET_COLUMN}; exact, so it needs no re-check after the scan.
+   */
+  public TableScan withBucketFilter(@Nullable Predicate predicate) {
+    this.bucketFilter = predicate;
     return this;
   }
 
@@ -108,6 +121,8 @@ public final class TableScan {
     private final ScanFilters filters = ScanFilters.split(filter, schema);
     private final StatsView partitionStats = new StatsView(table.partitionType());
     private final Map<BinaryRow, Boolean> partitionMatches = new HashMap<>();
+    private final Map<Integer, Boolean> bucketMatches = new HashMap<>();
+    private final java.util.Set<List<Object>> prunedBuckets = new java.util.HashSet<>();
     private long manifestsRead;
     private long manifestsSkipped;
 
@@ -160,7 +175,7 @@ public final class TableScan {
               manifestsSkipped,
               fileFilter.planned(),
               fileFilter.skipped(),
-              fileFilter.bucketsSkipped());
+              fileFilter.bucketsSkipped() + prunedBuckets.size());
       return new Plan(snapshot, splits, metrics);
     }
 
@@ -229,7 +244,30 @@ public final class TableScan {
       return live.entries();
     }
 
+    private boolean bucketMatches(int id) {
+      return bucketMatches.computeIfAbsent(
+          id,
+          b ->
+              StatsEvaluator.mayMatch(
+                  bucketFilter,
+                  name ->
+                      BUCKET_COLUMN.equals(name)
+                          ? new ColumnStatistics(b, b, 0L)
+                          : ColumnStatistics.UNKNOWN,
+                  1));
+    }
+
     private boolean manifestMayMatch(ManifestFileMeta meta) {
+      if (bucketFilter != null && meta.minBucket() != null) {
+        Function<String, ColumnStatistics> range =
+            name ->
+                BUCKET_COLUMN.equals(name)
+                    ? new ColumnStatistics(meta.minBucket(), meta.maxBucket(), 0L)
+                    : ColumnStatistics.UNKNOWN;
+        if (!StatsEvaluator.mayMatch(bucketFilter, range, -1)) {
+          return false;
+        }
+      }
       if (bucket != null
           && meta.minBucket() != null
           && (bucket < meta.minBucket() || bucket > meta.maxBucket())) {
@@ -244,6 +282,10 @@ public final class TableScan {
 
     private boolean entryMatches(ManifestEntry entry) {
       if (bucket != null && entry.bucket() != bucket) {
+        return false;
+      }
+      if (bucketFilter != null && !bucketMatches(entry.bucket())) {
+        prunedBuckets.add(List.of(entry.partition(), entry.bucket()));
         return false;
       }
       if (partition != null && !partition.equals(entry.partition())) {

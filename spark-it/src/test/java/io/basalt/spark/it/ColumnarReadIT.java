@@ -12,9 +12,6 @@ import java.util.List;
 import java.util.Map;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
-import org.apache.spark.sql.execution.SparkPlan;
-import org.apache.spark.sql.execution.adaptive.AdaptiveSparkPlanExec;
-import org.apache.spark.sql.execution.adaptive.QueryStageExec;
 import org.apache.spark.sql.execution.datasources.v2.BatchScanExec;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -95,40 +92,6 @@ class ColumnarReadIT extends SparkTestBase {
 
   // ---------------------------------------------------------------------------------------------
   // plan inspection
-
-  /** The Basalt scan nodes of {@code df}'s executed plan (run the query first for metrics). */
-  private static List<BatchScanExec> scans(Dataset<Row> df) {
-    List<BatchScanExec> result = new ArrayList<>();
-    collectScans(df.queryExecution().executedPlan(), result);
-    return result;
-  }
-
-  private static void collectScans(SparkPlan plan, List<BatchScanExec> result) {
-    if (plan instanceof AdaptiveSparkPlanExec adaptive) {
-      collectScans(adaptive.executedPlan(), result);
-    } else if (plan instanceof QueryStageExec stage) {
-      collectScans(stage.plan(), result);
-    } else if (plan instanceof BatchScanExec scan) {
-      result.add(scan);
-    }
-    scala.collection.Iterator<SparkPlan> children = plan.children().iterator();
-    while (children.hasNext()) {
-      collectScans(children.next(), result);
-    }
-  }
-
-  private BatchScanExec onlyScan(Dataset<Row> df) {
-    List<BatchScanExec> scans = scans(df);
-    assertThat(scans).hasSize(1);
-    return scans.get(0);
-  }
-
-  /** Runs {@code query} and returns its single scan, executed. */
-  private BatchScanExec executedScan(String query) {
-    Dataset<Row> df = spark.sql(query);
-    df.collectAsList();
-    return onlyScan(df);
-  }
 
   private static long columnarSplits(BatchScanExec scan) {
     return scan.metrics().apply("columnarSplits").value();

@@ -5,14 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.basalt.fs.FileIO;
 import io.basalt.table.DataSplit;
 import io.basalt.table.FileStoreTable;
-import java.util.ArrayList;
 import java.util.List;
 import org.apache.hadoop.fs.Path;
-import org.apache.spark.sql.Dataset;
-import org.apache.spark.sql.Row;
-import org.apache.spark.sql.execution.SparkPlan;
-import org.apache.spark.sql.execution.adaptive.AdaptiveSparkPlanExec;
-import org.apache.spark.sql.execution.adaptive.QueryStageExec;
 import org.apache.spark.sql.execution.datasources.v2.BatchScanExec;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -96,38 +90,6 @@ class DeletionVectorsColumnarIT extends SparkTestBase {
       rows += split.rowCount();
     }
     return rows;
-  }
-
-  private static BatchScanExec onlyScan(Dataset<Row> df) {
-    List<BatchScanExec> result = new ArrayList<>();
-    collectScans(df.queryExecution().executedPlan(), result);
-    assertThat(result).hasSize(1);
-    return result.get(0);
-  }
-
-  private static void collectScans(SparkPlan plan, List<BatchScanExec> result) {
-    if (plan instanceof AdaptiveSparkPlanExec adaptive) {
-      collectScans(adaptive.executedPlan(), result);
-    } else if (plan instanceof QueryStageExec stage) {
-      collectScans(stage.plan(), result);
-    } else if (plan instanceof BatchScanExec scan) {
-      result.add(scan);
-    }
-    scala.collection.Iterator<SparkPlan> children = plan.children().iterator();
-    while (children.hasNext()) {
-      collectScans(children.next(), result);
-    }
-  }
-
-  /** Runs {@code query}, collecting its rows, and returns its single scan, executed. */
-  private BatchScanExec executedScan(String query) {
-    Dataset<Row> df = spark.sql(query);
-    df.collectAsList();
-    return onlyScan(df);
-  }
-
-  private static long metric(BatchScanExec scan, String name) {
-    return scan.metrics().apply(name).value();
   }
 
   @Test

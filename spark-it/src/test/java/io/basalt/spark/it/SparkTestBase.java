@@ -8,8 +8,13 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.stream.Stream;
+import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
+import org.apache.spark.sql.execution.SparkPlan;
+import org.apache.spark.sql.execution.adaptive.AdaptiveSparkPlanExec;
+import org.apache.spark.sql.execution.adaptive.QueryStageExec;
+import org.apache.spark.sql.execution.datasources.v2.BatchScanExec;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.TestInstance;
@@ -150,5 +155,45 @@ public abstract class SparkTestBase {
     } catch (IOException e) {
       throw new UncheckedIOException("Failed to clean up " + path, e);
     }
+  }
+
+  /** The Basalt scan nodes of {@code df}'s executed plan (run the query first for metrics). */
+  protected static List<BatchScanExec> scans(Dataset<Row> df) {
+    List<BatchScanExec> result = new ArrayList<>();
+    collectScans(df.queryExecution().executedPlan(), result);
+    return result;
+  }
+
+  private static void collectScans(SparkPlan plan, List<BatchScanExec> result) {
+    if (plan instanceof AdaptiveSparkPlanExec adaptive) {
+      collectScans(adaptive.executedPlan(), result);
+    } else if (plan instanceof QueryStageExec stage) {
+      collectScans(stage.plan(), result);
+    } else if (plan instanceof BatchScanExec scan) {
+      result.add(scan);
+    }
+    scala.collection.Iterator<SparkPlan> children = plan.children().iterator();
+    while (children.hasNext()) {
+      collectScans(children.next(), result);
+    }
+  }
+
+  /** The single scan of {@code df}'s executed plan. */
+  protected static BatchScanExec onlyScan(Dataset<Row> df) {
+    List<BatchScanExec> result = scans(df);
+    org.assertj.core.api.Assertions.assertThat(result).hasSize(1);
+    return result.get(0);
+  }
+
+  /** Runs {@code query}, collecting its rows, and returns its single scan, executed. */
+  protected BatchScanExec executedScan(String query) {
+    Dataset<Row> df = spark.sql(query);
+    df.collectAsList();
+    return onlyScan(df);
+  }
+
+  /** The value of scan metric {@code name} (driver or task metric) of an executed scan. */
+  protected static long metric(BatchScanExec scan, String name) {
+    return scan.metrics().apply(name).value();
   }
 }
