@@ -14,6 +14,7 @@ public final class OptionRegistry {
           TableOptions.class,
           WriteOptions.class,
           CompactionOptions.class,
+          ReadOptions.class,
           ManifestOptions.class,
           CommitOptions.class,
           SnapshotOptions.class);
