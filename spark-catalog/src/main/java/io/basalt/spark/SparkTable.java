@@ -3,6 +3,7 @@ package io.basalt.spark;
 import io.basalt.options.TableOptions;
 import io.basalt.schema.DataField;
 import io.basalt.schema.TableSchema;
+import io.basalt.spark.read.MetadataColumns;
 import io.basalt.spark.read.SparkScanBuilder;
 import io.basalt.spark.write.SparkWriteBuilder;
 import io.basalt.table.FileStoreTable;
@@ -10,6 +11,8 @@ import java.util.EnumSet;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Set;
+import org.apache.spark.sql.connector.catalog.MetadataColumn;
+import org.apache.spark.sql.connector.catalog.SupportsMetadataColumns;
 import org.apache.spark.sql.connector.catalog.SupportsRead;
 import org.apache.spark.sql.connector.catalog.SupportsWrite;
 import org.apache.spark.sql.connector.catalog.TableCapability;
@@ -24,8 +27,11 @@ import org.apache.spark.sql.types.StructField;
 import org.apache.spark.sql.types.StructType;
 import org.apache.spark.sql.util.CaseInsensitiveStringMap;
 
-/** A Basalt table as Spark sees it: schema, partitioning, properties, reads and writes. */
-public class SparkTable implements SupportsRead, SupportsWrite {
+/**
+ * A Basalt table as Spark sees it: schema, partitioning, properties, metadata columns (see {@link
+ * MetadataColumns}), reads and writes.
+ */
+public class SparkTable implements SupportsRead, SupportsWrite, SupportsMetadataColumns {
   private static final Set<TableCapability> CAPABILITIES =
       EnumSet.of(
           TableCapability.BATCH_READ,
@@ -66,6 +72,11 @@ public class SparkTable implements SupportsRead, SupportsWrite {
       fields[i] = new StructField(field.name(), field.type(), field.nullable(), metadata);
     }
     return new StructType(fields);
+  }
+
+  @Override
+  public MetadataColumn[] metadataColumns() {
+    return MetadataColumns.offered(table);
   }
 
   @Override

@@ -23,15 +23,22 @@ final class SparkReaderFactory implements PartitionReaderFactory {
   private final FileStoreTable table;
   private final SplitRead read;
   @Nullable private final VectorizedReadOptions columnar;
+  private final MetadataColumns metadata;
 
   /**
+   * @param read reads the table columns of the scan
    * @param columnar the options of the columnar read, or null for a row scan
+   * @param metadata the metadata columns of the scan, produced after the table columns
    */
   SparkReaderFactory(
-      FileStoreTable table, SplitRead read, @Nullable VectorizedReadOptions columnar) {
+      FileStoreTable table,
+      SplitRead read,
+      @Nullable VectorizedReadOptions columnar,
+      MetadataColumns metadata) {
     this.table = table;
     this.read = read;
     this.columnar = columnar;
+    this.metadata = metadata;
   }
 
   @Override
@@ -45,7 +52,12 @@ final class SparkReaderFactory implements PartitionReaderFactory {
       throw new UnsupportedOperationException("This scan reads rows, not columnar batches");
     }
     return new VectorizedSplitReader(
-        table, read, ((SparkInputPartition) partition).split(), columnar, table.fileIO().conf());
+        table,
+        read,
+        ((SparkInputPartition) partition).split(),
+        columnar,
+        metadata,
+        table.fileIO().conf());
   }
 
   /** The rows the deletion vectors of {@code split} delete, as far as their files record it. */
@@ -63,10 +75,22 @@ final class SparkReaderFactory implements PartitionReaderFactory {
   @Override
   public PartitionReader<InternalRow> createReader(InputPartition partition) {
     DataSplit split = ((SparkInputPartition) partition).split();
-    CloseableIterator<InternalRow> rows = read.read(split);
+    CloseableIterator<InternalRow> data;
+    CloseableIterator<InternalRow> rows;
+    if (metadata.isEmpty()) {
+      data = read.read(split);
+      rows = data;
+    } else if (metadata.needsSingleFile()) {
+      // file path or row index: the split is not merged (checked at planning)
+      data = MetadataRows.perFile(table, read, split, metadata.forSplit(table, split));
+      rows = data;
+    } else {
+      data = read.read(split);
+      rows = MetadataRows.perSplit(data, metadata.forSplit(table, split));
+    }
     // the merge path: SplitRead merges the splits of primary-key tables that are not raw
     // convertible
-    boolean merged = rows instanceof SplitRead.MergedRows;
+    boolean merged = data instanceof SplitRead.MergedRows;
     long deletions = deletedRows(split);
     return new PartitionReader<>() {
       private InternalRow current;
@@ -92,7 +116,7 @@ final class SparkReaderFactory implements PartitionReaderFactory {
         return new CustomTaskMetric[] {
           ColumnarSplitsMetric.taskValue(0),
           MergedSplitsMetric.taskValue(merged ? 1 : 0),
-          RowsMergedMetric.taskValue(merged ? ((SplitRead.MergedRows) rows).mergedRows() : 0),
+          RowsMergedMetric.taskValue(merged ? ((SplitRead.MergedRows) data).mergedRows() : 0),
           // files are read whole on the row path: once done, every deleted row was skipped
           DeletedRowsSkippedMetric.taskValue(done ? deletions : 0)
         };

@@ -4,6 +4,7 @@ import io.basalt.operation.read.SplitRead;
 import io.basalt.operation.scan.ScanMetrics;
 import io.basalt.operation.scan.TableScan;
 import io.basalt.predicate.Predicate;
+import io.basalt.spark.SparkTable;
 import io.basalt.table.DataSplit;
 import io.basalt.table.FileStoreTable;
 import java.util.ArrayList;
@@ -36,10 +37,19 @@ import org.apache.spark.sql.types.StructType;
  * splits read as batches, {@link MergedSplitsMetric} those merged on read, {@link RowsMergedMetric}
  * the older versions the merges dropped and {@link DeletedRowsSkippedMetric} the rows deletion
  * vectors hid.
+ *
+ * <p>The read schema is the table columns followed by the {@link MetadataColumns metadata columns}
+ * the query asked for; a scan asking for the file path or row index of rows that are merged on read
+ * fails at planning.
  */
 public final class SparkScan implements Scan, Batch, SupportsReportStatistics {
   private final FileStoreTable table;
   private final StructType readSchema;
+
+  /** The table columns of the read schema; the metadata columns follow them. */
+  private final StructType dataSchema;
+
+  private final MetadataColumns metadata;
   @Nullable private final Predicate filter;
   @Nullable private final Predicate bucketFilter;
   private final Filter[] parquetFilters;
@@ -62,6 +72,9 @@ public final class SparkScan implements Scan, Batch, SupportsReportStatistics {
     this.limit = limit;
     this.table = table;
     this.readSchema = readSchema;
+    StructType tableSchema = SparkTable.sparkSchema(table.schema());
+    this.dataSchema = MetadataColumns.dataSchema(tableSchema, readSchema);
+    this.metadata = MetadataColumns.of(tableSchema, readSchema);
     this.filter = filter;
     this.bucketFilter = bucketFilter;
     this.parquetFilters = parquetFilters;
@@ -109,6 +122,7 @@ public final class SparkScan implements Scan, Batch, SupportsReportStatistics {
 
   @Override
   public InputPartition[] planInputPartitions() {
+    metadata.checkReadable(table, plan().splits());
     return plan().splits().stream().map(SparkInputPartition::new).toArray(InputPartition[]::new);
   }
 
@@ -119,16 +133,17 @@ public final class SparkScan implements Scan, Batch, SupportsReportStatistics {
       columnar =
           !splits.isEmpty()
               && splits.stream().allMatch(DataSplit::rawConvertible)
-              && VectorizedReadOptions.supportsColumnar(readSchema);
+              && VectorizedReadOptions.supportsColumnar(dataSchema);
     }
     return columnar;
   }
 
   @Override
   public PartitionReaderFactory createReaderFactory() {
+    metadata.checkReadable(table, plan().splits());
     VectorizedReadOptions options =
-        columnar() ? VectorizedReadOptions.of(readSchema, parquetFilters) : null;
-    return new SparkReaderFactory(table, new SplitRead(table, readSchema), options);
+        columnar() ? VectorizedReadOptions.of(dataSchema, parquetFilters) : null;
+    return new SparkReaderFactory(table, new SplitRead(table, dataSchema), options, metadata);
   }
 
   @Override

@@ -49,12 +49,24 @@ public final class SparkScanBuilder
     this.readSchema = tableSchema;
   }
 
+  /**
+   * Reads the table columns of {@code requiredSchema} whole, followed by the metadata columns it
+   * names (see {@link MetadataColumns}) as Spark asks for them: a pruned {@value
+   * MetadataColumns#PARTITION} struct has just the requested fields. Spark matches the scan's
+   * output to its attributes by name, so the order is free.
+   */
   @Override
   public void pruneColumns(StructType requiredSchema) {
     List<StructField> fields = new ArrayList<>();
+    List<StructField> metadata = new ArrayList<>();
     for (StructField field : requiredSchema.fields()) {
-      fields.add(tableSchema.apply(field.name()));
+      if (MetadataColumns.isMetadataColumn(tableSchema, field.name())) {
+        metadata.add(field);
+      } else {
+        fields.add(tableSchema.apply(field.name()));
+      }
     }
+    fields.addAll(metadata);
     this.readSchema = new StructType(fields.toArray(new StructField[0]));
   }
 

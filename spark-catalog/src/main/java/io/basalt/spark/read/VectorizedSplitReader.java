@@ -28,11 +28,17 @@ import org.apache.spark.TaskContext;
 import org.apache.spark.sql.catalyst.util.RebaseDateTime;
 import org.apache.spark.sql.connector.metric.CustomTaskMetric;
 import org.apache.spark.sql.connector.read.PartitionReader;
+import org.apache.spark.sql.execution.datasources.parquet.ParquetFileFormat;
 import org.apache.spark.sql.execution.datasources.parquet.ParquetFilters;
+import org.apache.spark.sql.execution.datasources.parquet.ParquetReadSupport;
 import org.apache.spark.sql.execution.datasources.parquet.VectorizedParquetRecordReader;
 import org.apache.spark.sql.internal.LegacyBehaviorPolicy;
 import org.apache.spark.sql.sources.Filter;
+import org.apache.spark.sql.types.DataTypes;
+import org.apache.spark.sql.types.Metadata;
 import org.apache.spark.sql.types.StructField;
+import org.apache.spark.sql.types.StructType;
+import org.apache.spark.sql.vectorized.ColumnVector;
 import org.apache.spark.sql.vectorized.ColumnarBatch;
 import scala.Option;
 
@@ -47,6 +53,11 @@ import scala.Option;
  * position of each row in the file is the running count of rows read before it; a batch with
  * deleted rows is returned as {@link SelectedRowsVector views} of its live rows, a batch without
  * any live row is skipped.
+ *
+ * <p>Metadata columns follow the table columns in each batch: constant vectors for the partition,
+ * bucket and file path, and for the row index the row positions Spark's Parquet reader generates
+ * (it asks for them as a column named {@code _tmp_metadata_row_index}, and keeps them right across
+ * skipped row groups and pages).
  */
 final class VectorizedSplitReader implements PartitionReader<ColumnarBatch> {
   /** Basalt writes proleptic Gregorian dates and timestamps, and never INT96. */
@@ -58,6 +69,11 @@ final class VectorizedSplitReader implements PartitionReader<ColumnarBatch> {
   private final List<DataFileMeta> files;
   private final VectorizedReadOptions options;
   private final Configuration conf;
+
+  /** The values of the scan's metadata columns, or null if it reads none. */
+  @Nullable private final MetadataColumns.SplitValues metadata;
+
+  private final boolean rowIndex;
   private int nextFile;
   @Nullable private VectorizedParquetRecordReader current;
   @Nullable private Path currentPath;
@@ -79,6 +95,7 @@ final class VectorizedSplitReader implements PartitionReader<ColumnarBatch> {
       SplitRead read,
       DataSplit split,
       VectorizedReadOptions options,
+      MetadataColumns metadataColumns,
       Configuration tableConf) {
     this.table = table;
     this.read = read;
@@ -86,6 +103,20 @@ final class VectorizedSplitReader implements PartitionReader<ColumnarBatch> {
     this.files = split.files();
     this.options = options;
     this.conf = options.hadoopConf(tableConf);
+    this.metadata = metadataColumns.isEmpty() ? null : metadataColumns.forSplit(table, split);
+    this.rowIndex = metadataColumns.rowIndex();
+    if (rowIndex) {
+      StructType withRowIndex =
+          options
+              .requestedSchema()
+              .add(
+                  new StructField(
+                      ParquetFileFormat.ROW_INDEX_TEMPORARY_COLUMN_NAME(),
+                      DataTypes.LongType,
+                      true,
+                      Metadata.empty()));
+      conf.set(ParquetReadSupport.SPARK_ROW_REQUESTED_SCHEMA(), withRowIndex.json());
+    }
   }
 
   @Override
@@ -94,7 +125,7 @@ final class VectorizedSplitReader implements PartitionReader<ColumnarBatch> {
       if (current != null) {
         try {
           if (current.nextKeyValue()) {
-            batch = liveRows((ColumnarBatch) current.getCurrentValue());
+            batch = liveRows(withMetadata((ColumnarBatch) current.getCurrentValue()));
             if (batch != null) {
               return true;
             }
@@ -113,8 +144,27 @@ final class VectorizedSplitReader implements PartitionReader<ColumnarBatch> {
       currentPath = read.path(split, file);
       deleted = DeletionVectors.load(table, file, split.deletionFile(index));
       position = 0;
+      if (metadata != null) {
+        metadata.setFile(currentPath.toString());
+      }
       current = open(currentPath, deleted == null);
     }
+  }
+
+  /** {@code read}, the next batch of the current file, with the metadata columns appended. */
+  private ColumnarBatch withMetadata(ColumnarBatch read) {
+    if (metadata == null) {
+      return read;
+    }
+    int dataColumns = options.requestedSchema().size();
+    ColumnVector[] metadataVectors =
+        metadata.vectors(read.numRows(), rowIndex ? read.column(dataColumns) : null);
+    ColumnVector[] columns = new ColumnVector[dataColumns + metadataVectors.length];
+    for (int i = 0; i < dataColumns; i++) {
+      columns[i] = read.column(i);
+    }
+    System.arraycopy(metadataVectors, 0, columns, dataColumns, metadataVectors.length);
+    return new ColumnarBatch(columns, read.numRows());
   }
 
   /** The live rows of {@code read}, the next batch of the current file; null if none is live. */

@@ -1,0 +1,335 @@
+package io.basalt.spark.read;
+
+import io.basalt.BasaltException;
+import io.basalt.data.BinaryRowCodec;
+import io.basalt.schema.DataField;
+import io.basalt.table.DataSplit;
+import io.basalt.table.FileStoreTable;
+import java.io.Serializable;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Set;
+import org.apache.spark.sql.catalyst.InternalRow;
+import org.apache.spark.sql.catalyst.expressions.GenericInternalRow;
+import org.apache.spark.sql.catalyst.util.CharVarcharUtils;
+import org.apache.spark.sql.connector.catalog.MetadataColumn;
+import org.apache.spark.sql.execution.vectorized.ColumnVectorUtils;
+import org.apache.spark.sql.execution.vectorized.ConstantColumnVector;
+import org.apache.spark.sql.types.DataType;
+import org.apache.spark.sql.types.DataTypes;
+import org.apache.spark.sql.types.Metadata;
+import org.apache.spark.sql.types.MetadataBuilder;
+import org.apache.spark.sql.types.StructField;
+import org.apache.spark.sql.types.StructType;
+import org.apache.spark.unsafe.types.UTF8String;
+
+/**
+ * The metadata columns a table offers ({@link #offered}) and those one scan reads: Spark adds them
+ * to a scan's required columns only when a query refers to them, and a {@link SparkScan}'s read
+ * schema is its table columns followed by its metadata columns.
+ *
+ * <ul>
+ *   <li>{@value #PARTITION}: a struct of the row's partition values (Spark's nested schema pruning
+ *       may ask for some of its fields only);
+ *   <li>{@value #BUCKET}: the bucket of the row's data file;
+ *   <li>{@value #FILE_PATH}: the full path of the row's data file;
+ *   <li>{@value #ROW_INDEX}: the row's position in that file, counting every row of the file (rows
+ *       that deletion vectors delete too).
+ * </ul>
+ *
+ * The partition and the bucket are known per split. The file path and the row index need each row
+ * to come from exactly one file: they cannot be read from a primary-key split that is merged on
+ * read ({@link #checkReadable}). Paimon's {@code _ROW_ID} and {@code _SEQUENCE_NUMBER} come with
+ * row-tracking tables, which are not supported yet; they are not offered.
+ *
+ * <p>Each column carries Paimon's field id for it in its metadata ({@link DataField#FIELD_ID_KEY});
+ * metadata columns are never written to data files.
+ */
+public final class MetadataColumns implements Serializable {
+  private static final long serialVersionUID = 1L;
+
+  public static final String ROW_INDEX = "__paimon_row_index";
+  public static final String FILE_PATH = "__paimon_file_path";
+  public static final String PARTITION = "__paimon_partition";
+  public static final String BUCKET = "__paimon_bucket";
+
+  /** The field ids Paimon gives the metadata columns. */
+  static final int ROW_INDEX_ID = Integer.MAX_VALUE - 100;
+
+  static final int FILE_PATH_ID = Integer.MAX_VALUE - 101;
+  static final int PARTITION_ID = Integer.MAX_VALUE - 102;
+  static final int BUCKET_ID = Integer.MAX_VALUE - 103;
+
+  private static final Set<String> NAMES = Set.of(ROW_INDEX, FILE_PATH, PARTITION, BUCKET);
+
+  private static final MetadataColumns NONE = new MetadataColumns(new StructType());
+
+  /** The metadata columns one scan reads, in output order. */
+  private final StructType fields;
+
+  private MetadataColumns(StructType fields) {
+    this.fields = fields;
+  }
+
+  /** No metadata columns. */
+  static MetadataColumns none() {
+    return NONE;
+  }
+
+  /** The metadata columns of {@code table}, as {@link SupportsMetadataColumns} lists them. */
+  public static MetadataColumn[] offered(FileStoreTable table) {
+    List<MetadataColumn> columns = new ArrayList<>();
+    Set<String> tableColumns = Set.of(table.rowType().fieldNames());
+    for (StructField field :
+        List.of(
+            column(PARTITION, PARTITION_ID, partitionType(table), false),
+            column(BUCKET, BUCKET_ID, DataTypes.IntegerType, false),
+            column(FILE_PATH, FILE_PATH_ID, DataTypes.StringType, false),
+            column(ROW_INDEX, ROW_INDEX_ID, DataTypes.LongType, false))) {
+      // a table column of the same name wins
+      if (!tableColumns.contains(field.name())) {
+        columns.add(new Column(field));
+      }
+    }
+    return columns.toArray(new MetadataColumn[0]);
+  }
+
+  /**
+   * Whether {@code name} is a metadata column of a table whose columns are {@code tableSchema}, as
+   * Spark asks for it in {@code pruneColumns}.
+   */
+  public static boolean isMetadataColumn(StructType tableSchema, String name) {
+    return NAMES.contains(name) && !Arrays.asList(tableSchema.fieldNames()).contains(name);
+  }
+
+  /** The metadata columns among the fields of {@code readSchema}. */
+  static MetadataColumns of(StructType tableSchema, StructType readSchema) {
+    List<StructField> selected = new ArrayList<>();
+    for (StructField field : readSchema.fields()) {
+      if (isMetadataColumn(tableSchema, field.name())) {
+        selected.add(field);
+      }
+    }
+    return selected.isEmpty()
+        ? NONE
+        : new MetadataColumns(new StructType(selected.toArray(new StructField[0])));
+  }
+
+  /** The table columns of {@code readSchema}: those that are not metadata columns. */
+  static StructType dataSchema(StructType tableSchema, StructType readSchema) {
+    List<StructField> data = new ArrayList<>();
+    for (StructField field : readSchema.fields()) {
+      if (!isMetadataColumn(tableSchema, field.name())) {
+        data.add(field);
+      }
+    }
+    return new StructType(data.toArray(new StructField[0]));
+  }
+
+  private static StructField column(String name, int id, DataType type, boolean nullable) {
+    Metadata metadata = new MetadataBuilder().putLong(DataField.FIELD_ID_KEY, id).build();
+    return new StructField(name, type, nullable, metadata);
+  }
+
+  /** The partition columns as a struct, CHAR and VARCHAR as STRING (no length checks on reads). */
+  private static StructType partitionType(FileStoreTable table) {
+    StructType partition = table.partitionType();
+    StructField[] fields = new StructField[partition.size()];
+    for (int i = 0; i < fields.length; i++) {
+      StructField field = partition.fields()[i];
+      fields[i] =
+          new StructField(
+              field.name(),
+              CharVarcharUtils.replaceCharVarcharWithString(field.dataType()),
+              field.nullable(),
+              Metadata.empty());
+    }
+    return new StructType(fields);
+  }
+
+  boolean isEmpty() {
+    return fields.isEmpty();
+  }
+
+  StructType fields() {
+    return fields;
+  }
+
+  /** Whether the scan reads {@value #ROW_INDEX}. */
+  boolean rowIndex() {
+    return fields.getFieldIndex(ROW_INDEX).isDefined();
+  }
+
+  /** Whether some column needs each row to come from one data file: the file path or row index. */
+  boolean needsSingleFile() {
+    return fields.getFieldIndex(ROW_INDEX).isDefined()
+        || fields.getFieldIndex(FILE_PATH).isDefined();
+  }
+
+  /**
+   * Fails, at planning, when a column needs each row to come from one data file and {@code splits}
+   * has one whose rows are merged from several files on read.
+   */
+  void checkReadable(FileStoreTable table, List<DataSplit> splits) {
+    if (!needsSingleFile() || !table.hasPrimaryKey()) {
+      return;
+    }
+    for (DataSplit split : splits) {
+      if (!split.rawConvertible()) {
+        String column = rowIndex() ? ROW_INDEX : FILE_PATH;
+        throw new BasaltException(
+            String.format(
+                "Cannot read metadata column %s of table %s: the table has a primary key and"
+                    + " bucket %d%s has several versions of some keys in different files, which"
+                    + " are merged on read, so a row does not come from a single data file."
+                    + " Enable deletion vectors ('deletion-vectors.enabled' = 'true') or compact"
+                    + " the table fully (CALL sys.compact(table => '%s')) before reading %s.",
+                column,
+                table.name(),
+                split.bucket(),
+                split.partition().arity() == 0 ? "" : " of a partition",
+                table.name(),
+                column));
+      }
+    }
+  }
+
+  /** The values of the metadata columns for the rows of one split; file-level values are set. */
+  SplitValues forSplit(FileStoreTable table, DataSplit split) {
+    return new SplitValues(table, split);
+  }
+
+  /** The metadata columns' values for the rows of one split, as a row and as column vectors. */
+  final class SplitValues {
+    /** The selected partition fields (in the order the scan asked for them), or null. */
+    private final InternalRow partition;
+
+    private final int bucket;
+    private final GenericInternalRow row;
+    private final int filePathIndex;
+    private final int rowIndexIndex;
+    private UTF8String filePath;
+
+    private SplitValues(FileStoreTable table, DataSplit split) {
+      this.bucket = split.bucket();
+      int partitionIndex = index(PARTITION);
+      if (partitionIndex >= 0) {
+        StructType requested = (StructType) fields.fields()[partitionIndex].dataType();
+        StructType all = table.partitionType();
+        InternalRow values = new BinaryRowCodec(all).toRow(split.partition());
+        Object[] selected = new Object[requested.size()];
+        for (int i = 0; i < selected.length; i++) {
+          int from = all.fieldIndex(requested.fields()[i].name());
+          selected[i] =
+              values.isNullAt(from) ? null : values.get(from, all.fields()[from].dataType());
+        }
+        this.partition = new GenericInternalRow(selected);
+      } else {
+        this.partition = null;
+      }
+      this.filePathIndex = index(FILE_PATH);
+      this.rowIndexIndex = index(ROW_INDEX);
+      this.row = new GenericInternalRow(fields.size());
+      for (int i = 0; i < fields.size(); i++) {
+        switch (fields.fields()[i].name()) {
+          case PARTITION -> row.update(i, partition);
+          case BUCKET -> row.setInt(i, bucket);
+          default -> row.setNullAt(i);
+        }
+      }
+    }
+
+    private int index(String name) {
+      return fields.getFieldIndex(name).isDefined() ? fields.fieldIndex(name) : -1;
+    }
+
+    /** Sets the data file the next rows come from. */
+    void setFile(String path) {
+      this.filePath = UTF8String.fromString(path);
+      if (filePathIndex >= 0) {
+        row.update(filePathIndex, filePath);
+      }
+    }
+
+    /** Sets the position in its file of the next row. */
+    void setRowIndex(long position) {
+      if (rowIndexIndex >= 0) {
+        row.setLong(rowIndexIndex, position);
+      }
+    }
+
+    /** The metadata columns of the current row; updated in place by the setters. */
+    InternalRow row() {
+      return row;
+    }
+
+    /**
+     * The metadata columns of a batch of {@code numRows} rows of the current file, in order.
+     *
+     * @param rowIndexes the rows' positions in the file, if the scan reads {@value #ROW_INDEX}
+     */
+    org.apache.spark.sql.vectorized.ColumnVector[] vectors(
+        int numRows, org.apache.spark.sql.vectorized.ColumnVector rowIndexes) {
+      org.apache.spark.sql.vectorized.ColumnVector[] vectors =
+          new org.apache.spark.sql.vectorized.ColumnVector[fields.size()];
+      for (int i = 0; i < vectors.length; i++) {
+        vectors[i] =
+            i == rowIndexIndex
+                ? rowIndexes
+                : constant(numRows, fields.fields()[i].dataType(), row, i);
+      }
+      return vectors;
+    }
+
+    private static ConstantColumnVector constant(
+        int numRows, DataType type, InternalRow values, int index) {
+      ConstantColumnVector vector = new ConstantColumnVector(numRows, type);
+      if (type instanceof StructType struct) {
+        if (values.isNullAt(index)) {
+          vector.setNull();
+        }
+        InternalRow nested = values.isNullAt(index) ? null : values.getStruct(index, struct.size());
+        for (int i = 0; i < struct.size(); i++) {
+          vector.setChild(
+              i,
+              nested == null
+                  ? nullVector(numRows, struct.fields()[i].dataType())
+                  : constant(numRows, struct.fields()[i].dataType(), nested, i));
+        }
+      } else {
+        ColumnVectorUtils.populate(vector, values, index);
+      }
+      return vector;
+    }
+
+    private static ConstantColumnVector nullVector(int numRows, DataType type) {
+      ConstantColumnVector vector = new ConstantColumnVector(numRows, type);
+      vector.setNull();
+      return vector;
+    }
+  }
+
+  /** A metadata column offered to Spark. */
+  private record Column(StructField field) implements MetadataColumn {
+    @Override
+    public String name() {
+      return field.name();
+    }
+
+    @Override
+    public DataType dataType() {
+      return field.dataType();
+    }
+
+    @Override
+    public boolean isNullable() {
+      return field.nullable();
+    }
+
+    @Override
+    public String metadataInJSON() {
+      return field.metadata().json();
+    }
+  }
+}

@@ -1,0 +1,130 @@
+package io.basalt.spark.read;
+
+import io.basalt.deletionvectors.DeletionVector;
+import io.basalt.manifest.DataFileMeta;
+import io.basalt.operation.read.SplitRead;
+import io.basalt.table.DataSplit;
+import io.basalt.table.FileStoreTable;
+import io.basalt.utils.CloseableIterator;
+import java.util.NoSuchElementException;
+import javax.annotation.Nullable;
+import org.apache.spark.sql.catalyst.InternalRow;
+import org.apache.spark.sql.catalyst.expressions.JoinedRow;
+
+/**
+ * The row path's rows with metadata columns: each data row joined with a row of its metadata
+ * columns (both views are reused between rows).
+ */
+final class MetadataRows {
+  private MetadataRows() {}
+
+  /** {@code rows}, any rows of the split (merged or not), joined with per-split metadata. */
+  static CloseableIterator<InternalRow> perSplit(
+      CloseableIterator<InternalRow> rows, MetadataColumns.SplitValues metadata) {
+    JoinedRow joined = new JoinedRow();
+    return new CloseableIterator<>() {
+      @Override
+      public boolean hasNext() {
+        return rows.hasNext();
+      }
+
+      @Override
+      public InternalRow next() {
+        return joined.apply(rows.next(), metadata.row());
+      }
+
+      @Override
+      public void close() {
+        rows.close();
+      }
+    };
+  }
+
+  /**
+   * The rows of a split whose rows each come from one data file (an append split or a raw
+   * convertible one), read file after file, joined with metadata that includes the file path and
+   * the row's position in its file. Positions count every row of the file, so files are read whole
+   * and the rows deletion vectors delete are skipped here, after counting.
+   */
+  static CloseableIterator<InternalRow> perFile(
+      FileStoreTable table, SplitRead read, DataSplit split, MetadataColumns.SplitValues metadata) {
+    return new PerFile(table, read, split, metadata);
+  }
+
+  private static final class PerFile implements CloseableIterator<InternalRow> {
+    private final FileStoreTable table;
+    private final SplitRead read;
+    private final DataSplit split;
+    private final MetadataColumns.SplitValues metadata;
+    private final JoinedRow joined = new JoinedRow();
+    private int nextFile;
+    @Nullable private CloseableIterator<InternalRow> current;
+    @Nullable private DeletionVector deleted;
+
+    /** The position in the current file of the row read last. */
+    private long position;
+
+    @Nullable private InternalRow next;
+
+    PerFile(
+        FileStoreTable table,
+        SplitRead read,
+        DataSplit split,
+        MetadataColumns.SplitValues metadata) {
+      this.table = table;
+      this.read = read;
+      this.split = split;
+      this.metadata = metadata;
+    }
+
+    @Override
+    public boolean hasNext() {
+      while (next == null) {
+        if (current != null && current.hasNext()) {
+          InternalRow row = current.next();
+          position++;
+          if (deleted == null || !deleted.isDeleted(position)) {
+            next = row;
+          }
+          continue;
+        }
+        closeCurrent();
+        if (nextFile >= split.files().size()) {
+          return false;
+        }
+        int index = nextFile++;
+        DataFileMeta file = split.files().get(index);
+        deleted = DeletionVectors.load(table, file, split.deletionFile(index));
+        position = -1;
+        metadata.setFile(read.path(split, file).toString());
+        // no deletion vector: this iterator skips deleted rows itself, counting positions
+        current = read.open(split, file, read.readType(), null);
+      }
+      return true;
+    }
+
+    @Override
+    public InternalRow next() {
+      if (!hasNext()) {
+        throw new NoSuchElementException();
+      }
+      metadata.setRowIndex(position);
+      InternalRow row = next;
+      next = null;
+      return joined.apply(row, metadata.row());
+    }
+
+    private void closeCurrent() {
+      if (current != null) {
+        CloseableIterator<InternalRow> closing = current;
+        current = null;
+        closing.close();
+      }
+    }
+
+    @Override
+    public void close() {
+      closeCurrent();
+    }
+  }
+}
