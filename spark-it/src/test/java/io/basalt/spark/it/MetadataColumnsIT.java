@@ -327,6 +327,22 @@ class MetadataColumnsIT extends SparkTestBase {
   }
 
   @Test
+  void unpartitionedTableHasAnEmptyPartitionStruct() {
+    sql("CREATE TABLE md.flat (id INT, v STRING)");
+    sql("INSERT INTO md.flat VALUES (1, 'a'), (2, 'b')");
+    for (boolean columnar : List.of(true, false)) {
+      spark.conf().set("spark.sql.parquet.enableVectorizedReader", String.valueOf(columnar));
+      assertThat(rows("SELECT id, __paimon_partition, __paimon_bucket FROM md.flat"))
+          .containsExactly("1,[],0", "2,[],0");
+      assertThat(
+              rows(
+                  "SELECT count(DISTINCT __paimon_file_path, __paimon_row_index),"
+                      + " min(__paimon_row_index) FROM md.flat"))
+          .containsExactly("2,0");
+    }
+  }
+
+  @Test
   void onlyTheFourMetadataColumnsAreOffered() {
     StructType schema =
         spark
