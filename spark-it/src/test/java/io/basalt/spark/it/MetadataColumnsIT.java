@@ -9,7 +9,6 @@ import io.basalt.table.FileStoreTable;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Paths;
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -20,9 +19,6 @@ import org.apache.hadoop.fs.Path;
 import org.apache.spark.sql.AnalysisException;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
-import org.apache.spark.sql.execution.SparkPlan;
-import org.apache.spark.sql.execution.adaptive.AdaptiveSparkPlanExec;
-import org.apache.spark.sql.execution.adaptive.QueryStageExec;
 import org.apache.spark.sql.execution.datasources.v2.BatchScanExec;
 import org.apache.spark.sql.types.StructType;
 import org.junit.jupiter.api.AfterEach;
@@ -86,27 +82,6 @@ class MetadataColumnsIT extends SparkTestBase {
   private FileStoreTable engineTable(String table) {
     return FileStoreTable.load(
         FileIO.local(), new Path(tablePath("md", table).toUri()), "md." + table);
-  }
-
-  private static BatchScanExec onlyScan(Dataset<Row> df) {
-    List<BatchScanExec> result = new ArrayList<>();
-    collectScans(df.queryExecution().executedPlan(), result);
-    assertThat(result).hasSize(1);
-    return result.get(0);
-  }
-
-  private static void collectScans(SparkPlan plan, List<BatchScanExec> result) {
-    if (plan instanceof AdaptiveSparkPlanExec adaptive) {
-      collectScans(adaptive.executedPlan(), result);
-    } else if (plan instanceof QueryStageExec stage) {
-      collectScans(stage.plan(), result);
-    } else if (plan instanceof BatchScanExec scan) {
-      result.add(scan);
-    }
-    scala.collection.Iterator<SparkPlan> children = plan.children().iterator();
-    while (children.hasNext()) {
-      collectScans(children.next(), result);
-    }
   }
 
   /**
