@@ -1,7 +1,12 @@
 package io.basalt.spark.read;
 
 import io.basalt.table.DataSplit;
+import java.util.List;
 import org.apache.spark.sql.connector.read.InputPartition;
 
-/** One split, shipped to a task. */
-record SparkInputPartition(DataSplit split) implements InputPartition {}
+/** The splits one task reads, one after another (see {@code SplitPacker}). */
+record SparkInputPartition(List<DataSplit> splits) implements InputPartition {
+  SparkInputPartition {
+    splits = List.copyOf(splits);
+  }
+}

@@ -5,6 +5,9 @@ import io.basalt.operation.read.SplitRead;
 import io.basalt.table.DataSplit;
 import io.basalt.table.FileStoreTable;
 import io.basalt.utils.CloseableIterator;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Supplier;
 import javax.annotation.Nullable;
 import org.apache.spark.sql.catalyst.InternalRow;
 import org.apache.spark.sql.connector.metric.CustomTaskMetric;
@@ -51,13 +54,14 @@ final class SparkReaderFactory implements PartitionReaderFactory {
     if (columnar == null) {
       throw new UnsupportedOperationException("This scan reads rows, not columnar batches");
     }
-    return new VectorizedSplitReader(
-        table,
-        read,
-        ((SparkInputPartition) partition).split(),
-        columnar,
-        metadata,
-        table.fileIO().conf());
+    List<Supplier<PartitionReader<ColumnarBatch>>> readers = new ArrayList<>();
+    for (DataSplit split : ((SparkInputPartition) partition).splits()) {
+      readers.add(
+          () ->
+              new VectorizedSplitReader(
+                  table, read, split, columnar, metadata, table.fileIO().conf()));
+    }
+    return new ChainedPartitionReader<>(readers);
   }
 
   /** The rows the deletion vectors of {@code split} delete, as far as their files record it. */
@@ -74,7 +78,14 @@ final class SparkReaderFactory implements PartitionReaderFactory {
 
   @Override
   public PartitionReader<InternalRow> createReader(InputPartition partition) {
-    DataSplit split = ((SparkInputPartition) partition).split();
+    List<Supplier<PartitionReader<InternalRow>>> readers = new ArrayList<>();
+    for (DataSplit split : ((SparkInputPartition) partition).splits()) {
+      readers.add(() -> rowReader(split));
+    }
+    return new ChainedPartitionReader<>(readers);
+  }
+
+  private PartitionReader<InternalRow> rowReader(DataSplit split) {
     CloseableIterator<InternalRow> data;
     CloseableIterator<InternalRow> rows;
     if (metadata.isEmpty()) {

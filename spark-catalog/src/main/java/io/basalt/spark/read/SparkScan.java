@@ -2,7 +2,10 @@ package io.basalt.spark.read;
 
 import io.basalt.operation.read.SplitRead;
 import io.basalt.operation.scan.ScanMetrics;
+import io.basalt.operation.scan.SplitPacker;
 import io.basalt.operation.scan.TableScan;
+import io.basalt.options.Options;
+import io.basalt.options.ReadOptions;
 import io.basalt.predicate.Predicate;
 import io.basalt.spark.SparkTable;
 import io.basalt.table.DataSplit;
@@ -123,7 +126,14 @@ public final class SparkScan implements Scan, Batch, SupportsReportStatistics {
   @Override
   public InputPartition[] planInputPartitions() {
     metadata.checkReadable(table, plan().splits());
-    return plan().splits().stream().map(SparkInputPartition::new).toArray(InputPartition[]::new);
+    Options options = table.options();
+    SplitPacker packer =
+        new SplitPacker(
+            options.get(ReadOptions.SPLIT_TARGET_SIZE),
+            options.get(ReadOptions.SPLIT_OPEN_FILE_COST));
+    return packer.pack(plan().splits()).stream()
+        .map(SparkInputPartition::new)
+        .toArray(InputPartition[]::new);
   }
 
   /** Whether this scan reads columnar batches; decided once, with the plan. */
