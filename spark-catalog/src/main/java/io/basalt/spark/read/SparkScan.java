@@ -153,7 +153,13 @@ public final class SparkScan implements Scan, Batch, SupportsReportStatistics {
     metadata.checkReadable(table, plan().splits());
     VectorizedReadOptions options =
         columnar() ? VectorizedReadOptions.of(dataSchema, parquetFilters) : null;
-    return new SparkReaderFactory(table, new SplitRead(table, dataSchema), options, metadata);
+    SplitRead read = new SplitRead(table, dataSchema);
+    if (!columnar() && VectorizedReadOptions.supportsColumnar(table.rowType())) {
+      // row reads (merges) still decode files with Spark's vectorized reader
+      read.withFileOpener(
+          new VectorizedFileOpener(VectorizedReadOptions.of(dataSchema, new Filter[0])));
+    }
+    return new SparkReaderFactory(table, read, options, metadata);
   }
 
   @Override

@@ -100,6 +100,23 @@ record VectorizedReadOptions(
     return new StructType(fields);
   }
 
+  /** The same settings for reading {@code readSchema} instead, without row-group filters. */
+  VectorizedReadOptions withReadSchema(StructType readSchema) {
+    return new VectorizedReadOptions(
+        requestedSchema(readSchema),
+        batchSize,
+        offHeap,
+        sessionTimeZone,
+        nestedSchemaPruning,
+        filterPushDown,
+        pushDownDate,
+        pushDownTimestamp,
+        pushDownDecimal,
+        pushDownStringPredicate,
+        pushDownInFilterThreshold,
+        new Filter[0]);
+  }
+
   /**
    * A copy of {@code base} set up for Spark's Parquet read support. Columns are matched by exact
    * name (Basalt writes every table column under its name; Parquet field ids are not used yet).

@@ -230,6 +230,19 @@ final class VectorizedSplitReader implements PartitionReader<ColumnarBatch> {
    *     a file with a deletion vector, whose row positions count every row
    */
   private VectorizedParquetRecordReader open(Path path, boolean skipRowGroups) {
+    return open(
+        path, conf, options, fileSchema -> skipRowGroups ? rowGroupFilter(fileSchema) : null);
+  }
+
+  /**
+   * Opens one Parquet file for batches of {@code options.requestedSchema()}, with the row-group
+   * filter {@code filterFor} returns for the file's schema (null for none).
+   */
+  static VectorizedParquetRecordReader open(
+      Path path,
+      Configuration conf,
+      VectorizedReadOptions options,
+      java.util.function.Function<MessageType, FilterPredicate> filterFor) {
     HadoopInputFile inputFile;
     SeekableInputStream stream;
     ParquetMetadata footer;
@@ -250,11 +263,11 @@ final class VectorizedSplitReader implements PartitionReader<ColumnarBatch> {
         footerReader.detachFileInputStream();
       }
       MessageType fileSchema = footer.getFileMetaData().getSchema();
-      checkColumns(path, fileSchema);
+      checkColumns(path, fileSchema, options.requestedSchema());
       TaskAttemptContextImpl context =
           new TaskAttemptContextImpl(conf, new TaskAttemptID("basalt", 0, TaskType.MAP, 0, 0));
       // The context holds a copy of conf: the filter is for this file only.
-      FilterPredicate filter = skipRowGroups ? rowGroupFilter(fileSchema) : null;
+      FilterPredicate filter = filterFor.apply(fileSchema);
       if (filter != null) {
         ParquetInputFormat.setFilterPredicate(context.getConfiguration(), filter);
       }
@@ -304,8 +317,8 @@ final class VectorizedSplitReader implements PartitionReader<ColumnarBatch> {
   }
 
   /** Fails clearly when the file lacks a requested column (schema evolution is not supported). */
-  private void checkColumns(Path path, MessageType fileSchema) {
-    for (StructField field : options.requestedSchema().fields()) {
+  private static void checkColumns(Path path, MessageType fileSchema, StructType requested) {
+    for (StructField field : requested.fields()) {
       if (!fileSchema.containsField(field.name())) {
         throw new BasaltException(
             "Data file "

@@ -1,0 +1,82 @@
+package io.basalt.spark.read;
+
+import io.basalt.BasaltException;
+import io.basalt.operation.read.SplitRead;
+import io.basalt.utils.CloseableIterator;
+import java.io.IOException;
+import java.util.Iterator;
+import java.util.NoSuchElementException;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.Path;
+import org.apache.spark.sql.catalyst.InternalRow;
+import org.apache.spark.sql.execution.datasources.parquet.VectorizedParquetRecordReader;
+import org.apache.spark.sql.types.StructType;
+import org.apache.spark.sql.vectorized.ColumnarBatch;
+
+/**
+ * Decodes data files for the engine's row reads (merges, deletion-vector filtering, metadata
+ * columns) with Spark's vectorized Parquet reader, handing the batches' rows over one by one: the
+ * engine keeps its merge logic, Spark's decoder does the bytes. Every row of a file comes back, in
+ * order, so deletion-vector positions stay right.
+ */
+final class VectorizedFileOpener implements SplitRead.FileOpener {
+  private static final long serialVersionUID = 1L;
+
+  private final VectorizedReadOptions options;
+
+  VectorizedFileOpener(VectorizedReadOptions options) {
+    this.options = options;
+  }
+
+  @Override
+  public CloseableIterator<InternalRow> open(Configuration conf, Path path, StructType schema) {
+    VectorizedReadOptions forSchema = options.withReadSchema(schema);
+    VectorizedParquetRecordReader reader =
+        VectorizedSplitReader.open(path, forSchema.hadoopConf(conf), forSchema, fileSchema -> null);
+    return new BatchRows(reader, path);
+  }
+
+  /** The rows of a reader's batches; the returned row is reused. */
+  private static final class BatchRows implements CloseableIterator<InternalRow> {
+    private final VectorizedParquetRecordReader reader;
+    private final Path path;
+    private Iterator<InternalRow> rows = java.util.Collections.emptyIterator();
+
+    BatchRows(VectorizedParquetRecordReader reader, Path path) {
+      this.reader = reader;
+      this.path = path;
+    }
+
+    @Override
+    public boolean hasNext() {
+      try {
+        while (!rows.hasNext()) {
+          if (!reader.nextKeyValue()) {
+            return false;
+          }
+          rows = ((ColumnarBatch) reader.getCurrentValue()).rowIterator();
+        }
+        return true;
+      } catch (IOException | RuntimeException e) {
+        throw new BasaltException("Failed to read Parquet file " + path + ": " + e.getMessage(), e);
+      }
+    }
+
+    @Override
+    public InternalRow next() {
+      if (!hasNext()) {
+        throw new NoSuchElementException();
+      }
+      return rows.next();
+    }
+
+    @Override
+    public void close() {
+      try {
+        reader.close();
+      } catch (IOException e) {
+        throw new BasaltException("Failed to close Parquet file " + path, e);
+      }
+    }
+  }
+}
