@@ -2,11 +2,10 @@ package io.basalt.operation.write;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.basalt.fs.FileIO;
-import io.basalt.schema.SchemaFactory;
 import io.basalt.table.CommitMessage;
 import io.basalt.table.DataSplit;
 import io.basalt.table.FileStoreTable;
+import io.basalt.testing.TestTables;
 import io.basalt.utils.CloseableIterator;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -18,7 +17,6 @@ import java.util.TreeMap;
 import java.util.stream.Stream;
 import org.apache.spark.sql.catalyst.InternalRow;
 import org.apache.spark.sql.catalyst.expressions.GenericInternalRow;
-import org.apache.spark.sql.types.DataTypes;
 import org.apache.spark.sql.types.StructType;
 import org.apache.spark.unsafe.types.UTF8String;
 import org.junit.jupiter.api.Test;
@@ -33,20 +31,13 @@ class SpillingWriteTest {
 
   @Test
   void spillsMergeIntoOneFilePerBucketKeepingTheNewestVersions() throws IOException {
-    StructType type =
-        new StructType().add("id", DataTypes.LongType, false).add("v", DataTypes.StringType);
+    StructType type = TestTables.ID_V;
     FileStoreTable table =
-        FileStoreTable.create(
-            FileIO.local(),
-            new org.apache.hadoop.fs.Path(dir.toUri()),
-            "db.t",
-            SchemaFactory.create(
-                0,
-                type,
-                List.of(),
-                List.of("id"),
-                Map.of("bucket", "2", "write-buffer-size", "8kb", "write-only", "true"),
-                null));
+        TestTables.create(
+            dir,
+            true,
+            List.of(),
+            Map.of("bucket", "2", "write-buffer-size", "8kb", "write-only", "true"));
     long spillsBefore = spillFiles();
 
     TableWrite write = table.newWrite(null, false);

@@ -2,10 +2,9 @@ package io.basalt.operation.write;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.basalt.fs.FileIO;
-import io.basalt.schema.SchemaFactory;
 import io.basalt.table.CommitMessage;
 import io.basalt.table.FileStoreTable;
+import io.basalt.testing.TestTables;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -13,8 +12,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
 import org.apache.spark.sql.catalyst.expressions.GenericInternalRow;
-import org.apache.spark.sql.types.DataTypes;
-import org.apache.spark.sql.types.StructType;
 import org.apache.spark.unsafe.types.UTF8String;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -25,21 +22,13 @@ class TableWriteAbortTest {
 
   @Test
   void abortDeletesFlushedAndCommittedFiles() throws IOException {
-    StructType type =
-        new StructType().add("id", DataTypes.LongType, false).add("v", DataTypes.StringType);
+
     FileStoreTable table =
-        FileStoreTable.create(
-            FileIO.local(),
-            new org.apache.hadoop.fs.Path(dir.toUri()),
-            "db.t",
-            SchemaFactory.create(
-                0,
-                type,
-                List.of(),
-                List.of("id"),
-                Map.of(
-                    "bucket", "2", "write-buffer-size", "4kb", "write-buffer-spillable", "false"),
-                null));
+        TestTables.create(
+            dir,
+            true,
+            List.of(),
+            Map.of("bucket", "2", "write-buffer-size", "4kb", "write-buffer-spillable", "false"));
 
     TableWrite write = table.newWrite(null, false);
     for (long i = 0; i < 2000; i++) {

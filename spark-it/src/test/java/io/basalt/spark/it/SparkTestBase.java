@@ -109,29 +109,21 @@ public abstract class SparkTestBase {
 
   /** Names of the directories directly inside {@code dir} starting with {@code prefix}, sorted. */
   protected static List<String> dirsUnder(Path dir, String prefix) {
-    if (!Files.isDirectory(dir)) {
-      return List.of();
-    }
-    try (Stream<Path> files = Files.list(dir)) {
-      return files
-          .filter(Files::isDirectory)
-          .map(p -> p.getFileName().toString())
-          .filter(n -> n.startsWith(prefix))
-          .sorted()
-          .toList();
-    } catch (IOException e) {
-      throw new UncheckedIOException("Failed to list " + dir, e);
-    }
+    return namesIn(dir, prefix, true);
   }
 
   /** Names of the files directly in {@code dir} starting with {@code prefix}, sorted. */
   protected static List<String> fileNames(Path dir, String prefix) {
+    return namesIn(dir, prefix, false);
+  }
+
+  private static List<String> namesIn(Path dir, String prefix, boolean directories) {
     if (!Files.isDirectory(dir)) {
       return List.of();
     }
     try (Stream<Path> files = Files.list(dir)) {
       return files
-          .filter(Files::isRegularFile)
+          .filter(p -> directories ? Files.isDirectory(p) : Files.isRegularFile(p))
           .map(p -> p.getFileName().toString())
           .filter(n -> n.startsWith(prefix))
           .sorted()
