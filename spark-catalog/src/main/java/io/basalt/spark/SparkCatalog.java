@@ -2,7 +2,9 @@ package io.basalt.spark;
 
 import io.basalt.BasaltException;
 import io.basalt.fs.FileIO;
+import io.basalt.options.ReadOptions;
 import io.basalt.schema.TableSchema;
+import io.basalt.snapshot.Snapshot;
 import io.basalt.spark.functions.BucketFunctions;
 import io.basalt.spark.procedures.Procedures;
 import io.basalt.table.FileStoreTable;
@@ -169,6 +171,35 @@ public class SparkCatalog
   @Override
   public Table loadTable(Identifier ident) throws NoSuchTableException {
     return new SparkTable(loadFileStoreTable(ident));
+  }
+
+  /**
+   * {@code VERSION AS OF version}: a tag of that name, else {@code watermark-<n>}, else a snapshot
+   * id. The table reads the chosen snapshot through a time-travel read option.
+   */
+  @Override
+  public Table loadTable(Identifier ident, String version) throws NoSuchTableException {
+    FileStoreTable table = loadFileStoreTable(ident);
+    Snapshot snapshot = table.timeTravel().version(version);
+    // a tag pins by name: it stays readable after its snapshot expired
+    Map<String, String> pin =
+        table.tagManager().exists(version)
+            ? Map.of(ReadOptions.SCAN_TAG_NAME.key(), version)
+            : Map.of(ReadOptions.SCAN_SNAPSHOT_ID.key(), String.valueOf(snapshot.id()));
+    return new SparkTable(table.copyWithOptions(pin));
+  }
+
+  /**
+   * {@code TIMESTAMP AS OF}: the latest snapshot committed at or before {@code timestamp}, which
+   * Spark passes in microseconds since the epoch.
+   */
+  @Override
+  public Table loadTable(Identifier ident, long timestamp) throws NoSuchTableException {
+    FileStoreTable table = loadFileStoreTable(ident);
+    Snapshot snapshot = table.timeTravel().asOfTimestamp(Math.floorDiv(timestamp, 1000L));
+    return new SparkTable(
+        table.copyWithOptions(
+            Map.of(ReadOptions.SCAN_SNAPSHOT_ID.key(), String.valueOf(snapshot.id()))));
   }
 
   /** Loads the engine table behind {@code ident}. */

@@ -37,6 +37,15 @@ public final class TablePaths implements Serializable {
     return new Path(snapshotDir(), "snapshot-" + id);
   }
 
+  public Path tagDir() {
+    return new Path(root, "tag");
+  }
+
+  /** The file of tag {@code name}: {@code tag/tag-<name>}, holding the tagged snapshot's JSON. */
+  public Path tagFile(String name) {
+    return new Path(tagDir(), "tag-" + name);
+  }
+
   public Path manifestDir() {
     return new Path(root, "manifest");
   }

@@ -19,4 +19,31 @@ public final class ReadOptions {
           .description(
               "The size a file counts as at least when packing input partitions, for the cost"
                   + " of opening it.");
+
+  public static final ConfigOption<Long> SCAN_SNAPSHOT_ID =
+      ConfigOption.key("scan.snapshot-id")
+          .longType()
+          .description("Time travel: read this snapshot instead of the latest.");
+
+  public static final ConfigOption<String> SCAN_TAG_NAME =
+      ConfigOption.key("scan.tag-name")
+          .stringType()
+          .description("Time travel: read the snapshot this tag references.");
+
+  public static final ConfigOption<Long> SCAN_TIMESTAMP_MILLIS =
+      ConfigOption.key("scan.timestamp-millis")
+          .longType()
+          .description(
+              "Time travel: read the latest snapshot committed at or before this time (epoch"
+                  + " milliseconds).");
+
+  public static final ConfigOption<Long> SCAN_WATERMARK =
+      ConfigOption.key("scan.watermark")
+          .longType()
+          .description(
+              "Time travel: read the first snapshot whose watermark is at least this value.");
+
+  /** The time-travel options; at most one may be set for a read. */
+  public static final java.util.List<ConfigOption<?>> TIME_TRAVEL_OPTIONS =
+      java.util.List.of(SCAN_SNAPSHOT_ID, SCAN_TAG_NAME, SCAN_TIMESTAMP_MILLIS, SCAN_WATERMARK);
 }

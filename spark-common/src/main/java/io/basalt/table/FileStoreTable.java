@@ -17,6 +17,8 @@ import io.basalt.schema.SchemaManager;
 import io.basalt.schema.TableSchema;
 import io.basalt.snapshot.Snapshot;
 import io.basalt.snapshot.SnapshotManager;
+import io.basalt.snapshot.TagManager;
+import io.basalt.snapshot.TimeTravel;
 import java.io.Serializable;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -164,6 +166,24 @@ public final class FileStoreTable implements Serializable {
 
   public SnapshotManager snapshotManager() {
     return new SnapshotManager(fileIO, paths);
+  }
+
+  /** The table's tags ({@code tag/tag-<name>}). */
+  public TagManager tagManager() {
+    return new TagManager(fileIO, paths, name);
+  }
+
+  /** Resolves time-travel requests (versions, timestamps, tags, read options) to snapshots. */
+  public TimeTravel timeTravel() {
+    return new TimeTravel(snapshotManager(), tagManager(), name);
+  }
+
+  /**
+   * The snapshot this table's time-travel options ({@code scan.snapshot-id}, {@code scan.tag-name},
+   * {@code scan.timestamp-millis}, {@code scan.watermark}) select, or empty to read the latest.
+   */
+  public Optional<Snapshot> timeTravelSnapshot() {
+    return timeTravel().fromOptions(options());
   }
 
   public SchemaManager schemaManager() {

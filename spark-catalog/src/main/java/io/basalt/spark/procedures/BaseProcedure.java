@@ -14,6 +14,8 @@ import org.apache.spark.sql.connector.catalog.procedures.ProcedureParameter;
 import org.apache.spark.sql.connector.catalog.procedures.UnboundProcedure;
 import org.apache.spark.sql.connector.read.LocalScan;
 import org.apache.spark.sql.connector.read.Scan;
+import org.apache.spark.sql.types.DataTypes;
+import org.apache.spark.sql.types.StructField;
 import org.apache.spark.sql.types.StructType;
 
 /**
@@ -22,6 +24,11 @@ import org.apache.spark.sql.types.StructType;
  * {@code table} argument against the catalog and returns one row of its output schema.
  */
 abstract class BaseProcedure implements UnboundProcedure, BoundProcedure {
+  /** The output of procedures that report only success: one row {@code result = true}. */
+  static final StructType RESULT =
+      new StructType(
+          new StructField[] {DataTypes.createStructField("result", DataTypes.BooleanType, false)});
+
   private final SparkCatalog catalog;
   private final String name;
   private final String description;

@@ -10,7 +10,12 @@ public final class Procedures {
   private Procedures() {}
 
   public static List<String> names() {
-    return List.of(CompactProcedure.NAME, ExpireSnapshotsProcedure.NAME);
+    return List.of(
+        CompactProcedure.NAME,
+        CreateTagProcedure.NAME,
+        DeleteTagProcedure.NAME,
+        ExpireSnapshotsProcedure.NAME,
+        RenameTagProcedure.NAME);
   }
 
   /** The procedure called {@code name}, or null. */
@@ -21,6 +26,15 @@ public final class Procedures {
     }
     if (CompactProcedure.NAME.equalsIgnoreCase(name)) {
       return new CompactProcedure(catalog);
+    }
+    if (CreateTagProcedure.NAME.equalsIgnoreCase(name)) {
+      return new CreateTagProcedure(catalog);
+    }
+    if (DeleteTagProcedure.NAME.equalsIgnoreCase(name)) {
+      return new DeleteTagProcedure(catalog);
+    }
+    if (RenameTagProcedure.NAME.equalsIgnoreCase(name)) {
+      return new RenameTagProcedure(catalog);
     }
     return null;
   }

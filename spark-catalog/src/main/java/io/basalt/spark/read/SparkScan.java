@@ -28,7 +28,8 @@ import org.apache.spark.sql.types.StructType;
 
 /**
  * A planned read of one snapshot: one input partition per (partition, bucket) split. Planning
- * happens once, on first use, and is pinned to the snapshot that was latest then.
+ * happens once, on first use, and is pinned to the snapshot that was latest then, or to the one the
+ * time-travel read options select.
  *
  * <p>The scan is <b>columnar</b> when every split is raw convertible (no key can occur twice, no
  * retraction: its files are read as they are) and Spark's vectorized Parquet reader handles the
@@ -85,7 +86,10 @@ public final class SparkScan implements Scan, Batch, SupportsReportStatistics {
 
   private TableScan.Plan plan() {
     if (plan == null) {
-      plan = applyLimit(table.newScan().withFilter(filter).withBucketFilter(bucketFilter).plan());
+      TableScan scan = table.newScan().withFilter(filter).withBucketFilter(bucketFilter);
+      // time travel: VERSION/TIMESTAMP AS OF pin the table through these read options
+      table.timeTravelSnapshot().ifPresent(scan::withSnapshot);
+      plan = applyLimit(scan.plan());
     }
     return plan;
   }

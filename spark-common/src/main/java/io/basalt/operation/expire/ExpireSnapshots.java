@@ -15,6 +15,8 @@ import io.basalt.table.FileStoreTable;
 import io.basalt.utils.CloseableIterator;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.Collection;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -26,8 +28,9 @@ import org.apache.hadoop.fs.Path;
 /**
  * Removes the oldest snapshots and the files only they referenced. A snapshot is expired when it is
  * beyond {@code retainMax}, or beyond {@code retainMin} and older than {@code olderThanMillis}; at
- * most {@code maxDeletes} per run. Snapshot files go first, so no reader can pick an expired
- * snapshot while its files disappear; a crash in between leaves only unreferenced files.
+ * most {@code maxDeletes} per run. Files referenced by a tag's snapshot are kept, whether or not
+ * that snapshot expires. Snapshot files go first, so no reader can pick an expired snapshot while
+ * its files disappear; a crash in between leaves only unreferenced files.
  */
 public final class ExpireSnapshots {
   private final FileStoreTable table;
@@ -103,9 +106,13 @@ public final class ExpireSnapshots {
         }
       }
     }
-    for (ManifestEntry entry : table.newScan().liveEntries(survivor)) {
-      // a file moved to another level keeps its name and is still needed
-      stillNeeded.add(List.of(entry.partition(), entry.bucket(), entry.file().fileName()));
+    // tagged snapshots are retained for file purposes, expired or not
+    Collection<Snapshot> tagged = table.tagManager().tags().values();
+    for (Snapshot retained : concat(survivor, tagged)) {
+      for (ManifestEntry entry : table.newScan().liveEntries(retained)) {
+        // a file moved to another level keeps its name and is still needed
+        stillNeeded.add(List.of(entry.partition(), entry.bucket(), entry.file().fileName()));
+      }
     }
     Set<String> liveManifests = new HashSet<>();
     Set<String> liveIndexFiles = new HashSet<>();
@@ -113,6 +120,10 @@ public final class ExpireSnapshots {
       Snapshot live = snapshots.snapshot(id);
       collectManifests(live, liveManifests);
       collectIndexFiles(live, liveIndexFiles);
+    }
+    for (Snapshot tag : tagged) {
+      collectManifests(tag, liveManifests);
+      collectIndexFiles(tag, liveIndexFiles);
     }
     expiredManifests.removeAll(liveManifests);
     expiredIndexFiles.removeAll(liveIndexFiles);
@@ -142,6 +153,13 @@ public final class ExpireSnapshots {
     for (String name : expiredManifests) {
       manifests.delete(name);
     }
+  }
+
+  private static List<Snapshot> concat(Snapshot first, Collection<Snapshot> rest) {
+    List<Snapshot> all = new ArrayList<>(rest.size() + 1);
+    all.add(first);
+    all.addAll(rest);
+    return all;
   }
 
   /** The deletion-vector index files {@code snapshot} references. */

@@ -40,6 +40,7 @@ import org.apache.spark.sql.types.StructType;
 public final class TableScan {
   private final FileStoreTable table;
   @Nullable private Long snapshotId;
+  @Nullable private Snapshot pinned;
   @Nullable private Predicate filter;
   @Nullable private BinaryRow partition;
   @Nullable private Integer bucket;
@@ -56,6 +57,15 @@ public final class TableScan {
   /** Reads snapshot {@code id} instead of the latest. */
   public TableScan withSnapshot(long id) {
     this.snapshotId = id;
+    return this;
+  }
+
+  /**
+   * Reads {@code snapshot} instead of the latest, even when its snapshot file is gone (a tag keeps
+   * an expired snapshot's files alive).
+   */
+  public TableScan withSnapshot(Snapshot snapshot) {
+    this.pinned = snapshot;
     return this;
   }
 
@@ -98,9 +108,11 @@ public final class TableScan {
   /** The planned splits of the chosen snapshot, with what planning skipped. */
   public Plan plan() {
     Optional<Snapshot> snapshot =
-        snapshotId == null
-            ? table.latestSnapshot()
-            : Optional.of(table.snapshotManager().snapshot(snapshotId));
+        pinned != null
+            ? Optional.of(pinned)
+            : snapshotId == null
+                ? table.latestSnapshot()
+                : Optional.of(table.snapshotManager().snapshot(snapshotId));
     if (snapshot.isEmpty()) {
       return new Plan(null, List.of(), new ScanMetrics(0, 0, 0, 0, 0));
     }

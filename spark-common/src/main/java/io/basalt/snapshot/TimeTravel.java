@@ -1,0 +1,207 @@
+package io.basalt.snapshot;
+
+import io.basalt.BasaltException;
+import io.basalt.options.ConfigOption;
+import io.basalt.options.Options;
+import io.basalt.options.ReadOptions;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.OptionalLong;
+
+/**
+ * Resolves a time-travel request (a version string, a timestamp, a watermark, a tag or a snapshot
+ * id) to the snapshot to read. Every failure is a {@link BasaltException} naming the table, the
+ * requested value and what exists.
+ */
+public final class TimeTravel {
+  /** The prefix of a version string that selects by watermark: {@code watermark-<n>}. */
+  public static final String WATERMARK_PREFIX = "watermark-";
+
+  private final SnapshotManager snapshots;
+  private final TagManager tags;
+  private final String tableName;
+
+  public TimeTravel(SnapshotManager snapshots, TagManager tags, String tableName) {
+    this.snapshots = snapshots;
+    this.tags = tags;
+    this.tableName = tableName;
+  }
+
+  /**
+   * The snapshot a time-travel read option selects ({@link ReadOptions#TIME_TRAVEL_OPTIONS}), or
+   * empty when none is set (read the latest).
+   *
+   * @throws BasaltException when more than one is set, naming them, or when resolution fails
+   */
+  public Optional<Snapshot> fromOptions(Options options) {
+    List<ConfigOption<?>> set = new ArrayList<>();
+    for (ConfigOption<?> option : ReadOptions.TIME_TRAVEL_OPTIONS) {
+      if (options.contains(option)) {
+        set.add(option);
+      }
+    }
+    if (set.isEmpty()) {
+      return Optional.empty();
+    }
+    if (set.size() > 1) {
+      List<String> described = new ArrayList<>();
+      for (ConfigOption<?> option : set) {
+        described.add("'" + option.key() + "' = '" + options.raw(option.key()).orElse("") + "'");
+      }
+      throw new BasaltException(
+          String.format(
+              "Conflicting time-travel options on %s: %s. Fix: set only one of them.",
+              tableName, String.join(" and ", described)));
+    }
+    ConfigOption<?> option = set.get(0);
+    if (option == ReadOptions.SCAN_SNAPSHOT_ID) {
+      return Optional.of(snapshot(options.get(ReadOptions.SCAN_SNAPSHOT_ID)));
+    } else if (option == ReadOptions.SCAN_TAG_NAME) {
+      return Optional.of(tags.get(options.get(ReadOptions.SCAN_TAG_NAME)));
+    } else if (option == ReadOptions.SCAN_TIMESTAMP_MILLIS) {
+      return Optional.of(asOfTimestamp(options.get(ReadOptions.SCAN_TIMESTAMP_MILLIS)));
+    }
+    return Optional.of(asOfWatermark(options.get(ReadOptions.SCAN_WATERMARK)));
+  }
+
+  /**
+   * Resolves {@code VERSION AS OF version}, in this order: an existing tag with that name, then
+   * {@code watermark-<n>} (the first snapshot whose watermark is at least n), then a snapshot id
+   * (all digits).
+   *
+   * @throws BasaltException when nothing matches or the snapshot does not exist
+   */
+  public Snapshot version(String version) {
+    Optional<Snapshot> tagged = tags.tag(version);
+    if (tagged.isPresent()) {
+      return tagged.get();
+    }
+    if (version.startsWith(WATERMARK_PREFIX)) {
+      Long watermark = parseLong(version.substring(WATERMARK_PREFIX.length()));
+      if (watermark != null) {
+        return asOfWatermark(watermark);
+      }
+    } else if (!version.isEmpty() && version.chars().allMatch(c -> c >= '0' && c <= '9')) {
+      Long id = parseLong(version);
+      if (id != null) {
+        return snapshot(id);
+      }
+    }
+    List<String> existing = tags.tagNames();
+    throw new BasaltException(
+        String.format(
+            "Cannot find a time travel version for %s in table %s: it is no tag (existing tags:"
+                + " %s), no '%s<n>' and no snapshot id",
+            version,
+            tableName,
+            existing.isEmpty() ? "none" : String.join(", ", existing),
+            WATERMARK_PREFIX));
+  }
+
+  /**
+   * Snapshot {@code id}.
+   *
+   * @throws BasaltException naming the id and the range of existing snapshots when it does not
+   *     exist (expired or not written yet)
+   */
+  public Snapshot snapshot(long id) {
+    if (id < 1 || !snapshots.exists(id)) {
+      throw new BasaltException(
+          String.format(
+              "Snapshot %s of table %s does not exist (expired or not yet written); %s",
+              id, tableName, existingRange()));
+    }
+    return snapshots.snapshot(id);
+  }
+
+  /**
+   * The latest snapshot committed at or before {@code millis} (epoch milliseconds).
+   *
+   * @throws BasaltException when the table has no snapshot that old, naming the earliest
+   */
+  public Snapshot asOfTimestamp(long millis) {
+    long[] range = range();
+    Snapshot earliest = snapshots.snapshot(range[0]);
+    if (earliest.timeMillis() > millis) {
+      throw new BasaltException(
+          String.format(
+              "Table %s has no snapshot committed at or before %s (%s ms): the earliest snapshot"
+                  + " is %s, committed at %s (%s ms)",
+              tableName,
+              Instant.ofEpochMilli(millis),
+              millis,
+              earliest.id(),
+              Instant.ofEpochMilli(earliest.timeMillis()),
+              earliest.timeMillis()));
+    }
+    // commit times grow with snapshot ids: find the last one <= millis
+    long low = range[0];
+    long high = range[1];
+    while (low < high) {
+      long mid = low + (high - low + 1) / 2;
+      if (snapshots.snapshot(mid).timeMillis() <= millis) {
+        low = mid;
+      } else {
+        high = mid - 1;
+      }
+    }
+    return snapshots.snapshot(low);
+  }
+
+  /**
+   * The first snapshot whose watermark is at least {@code watermark}.
+   *
+   * @throws BasaltException when no snapshot has such a watermark, naming the latest watermark
+   */
+  public Snapshot asOfWatermark(long watermark) {
+    long[] range = range();
+    Long latestWatermark = null;
+    for (long id = range[0]; id <= range[1]; id++) {
+      Snapshot snapshot = snapshots.snapshot(id);
+      if (snapshot.watermark() != null) {
+        if (snapshot.watermark() >= watermark) {
+          return snapshot;
+        }
+        latestWatermark = snapshot.watermark();
+      }
+    }
+    throw new BasaltException(
+        String.format(
+            "Table %s has no snapshot with a watermark >= %s; %s",
+            tableName,
+            watermark,
+            latestWatermark == null
+                ? "no snapshot has a watermark"
+                : "the latest watermark is " + latestWatermark));
+  }
+
+  private long[] range() {
+    OptionalLong earliest = snapshots.earliestSnapshotId();
+    OptionalLong latest = snapshots.latestSnapshotId();
+    if (earliest.isEmpty() || latest.isEmpty()) {
+      throw new BasaltException(
+          "Cannot time travel on table " + tableName + ": it has no snapshots");
+    }
+    return new long[] {earliest.getAsLong(), latest.getAsLong()};
+  }
+
+  private String existingRange() {
+    OptionalLong earliest = snapshots.earliestSnapshotId();
+    OptionalLong latest = snapshots.latestSnapshotId();
+    if (earliest.isEmpty() || latest.isEmpty()) {
+      return "the table has no snapshots";
+    }
+    return String.format(
+        "existing snapshots are %s to %s", earliest.getAsLong(), latest.getAsLong());
+  }
+
+  private static Long parseLong(String text) {
+    try {
+      return Long.parseLong(text);
+    } catch (NumberFormatException e) {
+      return null;
+    }
+  }
+}
