@@ -12,7 +12,6 @@ import java.util.List;
 import java.util.Set;
 import org.apache.spark.sql.catalyst.InternalRow;
 import org.apache.spark.sql.catalyst.expressions.GenericInternalRow;
-import org.apache.spark.sql.catalyst.util.CharVarcharUtils;
 import org.apache.spark.sql.connector.catalog.MetadataColumn;
 import org.apache.spark.sql.execution.vectorized.ColumnVectorUtils;
 import org.apache.spark.sql.execution.vectorized.ConstantColumnVector;
@@ -134,18 +133,7 @@ public final class MetadataColumns implements Serializable {
 
   /** The partition columns as a struct, CHAR and VARCHAR as STRING (no length checks on reads). */
   private static StructType partitionType(FileStoreTable table) {
-    StructType partition = table.partitionType();
-    StructField[] fields = new StructField[partition.size()];
-    for (int i = 0; i < fields.length; i++) {
-      StructField field = partition.fields()[i];
-      fields[i] =
-          new StructField(
-              field.name(),
-              CharVarcharUtils.replaceCharVarcharWithString(field.dataType()),
-              field.nullable(),
-              Metadata.empty());
-    }
-    return new StructType(fields);
+    return VectorizedReadOptions.requestedSchema(table.partitionType());
   }
 
   boolean isEmpty() {

@@ -85,8 +85,11 @@ record VectorizedReadOptions(
         && !WholeStageCodegenExec.isTooManyFields(conf, requested);
   }
 
-  /** {@code readSchema} as the Parquet reader should produce it. */
-  private static StructType requestedSchema(StructType readSchema) {
+  /**
+   * {@code readSchema} as the Parquet reader should produce it: CHAR and VARCHAR as STRING (no
+   * length checks on reads), no field metadata.
+   */
+  static StructType requestedSchema(StructType readSchema) {
     StructField[] fields = new StructField[readSchema.size()];
     for (int i = 0; i < fields.length; i++) {
       StructField field = readSchema.fields()[i];
