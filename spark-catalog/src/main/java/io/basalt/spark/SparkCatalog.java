@@ -7,6 +7,7 @@ import io.basalt.schema.TableSchema;
 import io.basalt.snapshot.Snapshot;
 import io.basalt.spark.functions.BucketFunctions;
 import io.basalt.spark.procedures.Procedures;
+import io.basalt.spark.systables.SystemTables;
 import io.basalt.table.FileStoreTable;
 import io.basalt.table.TableNotFoundException;
 import java.io.IOException;
@@ -170,6 +171,12 @@ public class SparkCatalog
 
   @Override
   public Table loadTable(Identifier ident) throws NoSuchTableException {
+    int separator = ident.name().lastIndexOf(SystemTables.SEPARATOR);
+    if (separator > 0 && !tableExists(ident)) {
+      // Paimon's system tables: `t$snapshots` and friends
+      Identifier base = Identifier.of(ident.namespace(), ident.name().substring(0, separator));
+      return SystemTables.load(loadFileStoreTable(base), ident.name().substring(separator + 1));
+    }
     return new SparkTable(loadFileStoreTable(ident));
   }
 

@@ -1,0 +1,176 @@
+package io.basalt.spark.systables;
+
+import static io.basalt.spark.systables.Values.str;
+import static io.basalt.spark.systables.Values.timestamp;
+
+import io.basalt.data.BinaryRow;
+import io.basalt.manifest.DataFileMeta;
+import io.basalt.manifest.ManifestEntry;
+import io.basalt.manifest.SimpleStats;
+import io.basalt.mergetree.KeyValueLayout;
+import io.basalt.schema.TableSchema;
+import io.basalt.snapshot.Snapshot;
+import io.basalt.table.FileStoreTable;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.hadoop.fs.Path;
+import org.apache.spark.sql.catalyst.InternalRow;
+import org.apache.spark.sql.catalyst.expressions.GenericInternalRow;
+import org.apache.spark.sql.types.DataType;
+import org.apache.spark.sql.types.DataTypes;
+import org.apache.spark.sql.types.StructType;
+
+/**
+ * {@code t$files}: one row per live data file of the latest snapshot, with its statistics rendered
+ * like Paimon ({@code [k1, k2]} keys, {@code {col=value, ...}} stats).
+ */
+final class FilesTable extends SystemTable {
+  private static final StructType SCHEMA =
+      new StructType()
+          .add("partition", DataTypes.StringType, false)
+          .add("bucket", DataTypes.IntegerType, false)
+          .add("file_path", DataTypes.StringType, false)
+          .add("file_format", DataTypes.StringType, false)
+          .add("schema_id", DataTypes.LongType, false)
+          .add("level", DataTypes.IntegerType, false)
+          .add("record_count", DataTypes.LongType, false)
+          .add("file_size_in_bytes", DataTypes.LongType, false)
+          .add("min_key", DataTypes.StringType)
+          .add("max_key", DataTypes.StringType)
+          .add("null_value_counts", DataTypes.StringType)
+          .add("min_value_stats", DataTypes.StringType)
+          .add("max_value_stats", DataTypes.StringType)
+          .add("min_sequence_number", DataTypes.LongType, false)
+          .add("max_sequence_number", DataTypes.LongType, false)
+          .add("creation_time", DataTypes.TimestampType);
+
+  private final Map<Long, TableSchema> schemas = new HashMap<>();
+
+  FilesTable(FileStoreTable table) {
+    super(table);
+  }
+
+  @Override
+  protected String systemName() {
+    return "files";
+  }
+
+  @Override
+  public StructType schema() {
+    return SCHEMA;
+  }
+
+  /** The live entries of the latest snapshot, empty for a table without snapshots. */
+  static List<ManifestEntry> liveEntries(FileStoreTable table) {
+    Snapshot latest = table.latestSnapshot().orElse(null);
+    return latest == null ? List.of() : table.newScan().liveEntries(latest);
+  }
+
+  @Override
+  protected List<InternalRow> rows() {
+    List<InternalRow> rows = new ArrayList<>();
+    StructType partitionType = table.partitionType();
+    for (ManifestEntry entry : liveEntries(table)) {
+      DataFileMeta file = entry.file();
+      TableSchema fileSchema =
+          schemas.computeIfAbsent(file.schemaId(), table.schemaManager()::schema);
+      String path =
+          file.externalPath() != null
+              ? file.externalPath()
+              : new Path(
+                      table.dataFilePaths().bucketDir(entry.partition(), entry.bucket()),
+                      file.fileName())
+                  .toString();
+      int dot = file.fileName().lastIndexOf('.');
+      String format = dot < 0 ? "" : file.fileName().substring(dot + 1);
+      StructType keyType = keyType(fileSchema);
+      StructType statsType = statsType(fileSchema, file.valueStatsCols());
+      rows.add(
+          new GenericInternalRow(
+              new Object[] {
+                str(Values.list(entry.partition(), partitionType)),
+                entry.bucket(),
+                str(path),
+                str(format),
+                file.schemaId(),
+                file.level(),
+                file.rowCount(),
+                file.fileSize(),
+                str(key(file.minKey(), keyType)),
+                str(key(file.maxKey(), keyType)),
+                str(nullCounts(file.valueStats(), statsType)),
+                str(values(file.valueStats().minValues(), statsType)),
+                str(values(file.valueStats().maxValues(), statsType)),
+                file.minSequenceNumber(),
+                file.maxSequenceNumber(),
+                timestamp(file.creationTimeMillis())
+              }));
+    }
+    return rows;
+  }
+
+  private static StructType keyType(TableSchema schema) {
+    if (!schema.hasPrimaryKey()) {
+      return new StructType();
+    }
+    KeyValueLayout layout = new KeyValueLayout(schema);
+    List<DataType> types = layout.keyTypes();
+    List<String> names = schema.trimmedPrimaryKeys();
+    StructType type = new StructType();
+    for (int i = 0; i < types.size(); i++) {
+      type = type.add(names.get(i), types.get(i));
+    }
+    return type;
+  }
+
+  private static StructType statsType(TableSchema schema, List<String> statsCols) {
+    StructType rowType = schema.rowType();
+    if (statsCols == null) {
+      return rowType;
+    }
+    StructType type = new StructType();
+    for (String name : statsCols) {
+      type = type.add(rowType.apply(name));
+    }
+    return type;
+  }
+
+  private static String key(BinaryRow key, StructType keyType) {
+    if (key.arity() == 0 || key.arity() != keyType.size()) {
+      return null;
+    }
+    return Values.list(key, keyType);
+  }
+
+  private static String values(BinaryRow values, StructType type) {
+    if (values.arity() == 0 || values.arity() != type.size()) {
+      return null;
+    }
+    List<String> strings;
+    try {
+      strings = Values.strings(values, type);
+    } catch (IllegalArgumentException e) {
+      return null; // a type the stats codec cannot decode
+    }
+    Map<String, String> byName = new LinkedHashMap<>();
+    for (int i = 0; i < type.size(); i++) {
+      byName.put(type.fields()[i].name(), strings.get(i));
+    }
+    return byName.toString();
+  }
+
+  private static String nullCounts(SimpleStats stats, StructType type) {
+    List<Long> counts = stats.nullCounts();
+    if (counts == null || counts.size() != type.size()) {
+      return null;
+    }
+    Map<String, Long> byName = new LinkedHashMap<>();
+    for (int i = 0; i < type.size(); i++) {
+      byName.put(type.fields()[i].name(), counts.get(i));
+    }
+    return byName.toString();
+  }
+}
