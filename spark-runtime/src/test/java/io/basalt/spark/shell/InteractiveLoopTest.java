@@ -1,33 +1,13 @@
 package io.basalt.spark.shell;
 
-import static io.basalt.spark.shell.ShellRunnerTest.lines;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.BufferedReader;
-import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.io.StringReader;
-import java.nio.charset.StandardCharsets;
-import org.apache.spark.sql.SparkSession;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
-class InteractiveLoopTest {
-  private static SparkSession spark;
-
-  private final ByteArrayOutputStream out = new ByteArrayOutputStream();
-  private final ByteArrayOutputStream err = new ByteArrayOutputStream();
-
-  @BeforeAll
-  static void startSpark() {
-    spark = LocalSpark.start();
-  }
-
-  @AfterAll
-  static void stopSpark() {
-    spark.stop();
-  }
+class InteractiveLoopTest extends ShellTestBase {
 
   @Test
   void runsStatementsAcrossLinesWithPrompts() {
@@ -62,19 +42,11 @@ class InteractiveLoopTest {
   }
 
   private int run(String input, boolean prompts) {
-    PrintStream printOut = new PrintStream(out, true, StandardCharsets.UTF_8);
-    PrintStream printErr = new PrintStream(err, true, StandardCharsets.UTF_8);
+    PrintStream printOut = utf8(out);
+    PrintStream printErr = utf8(err);
     ShellRunner runner = new ShellRunner(spark, printOut, printErr, OutputFormat.TSV, false);
     BufferedReader in = new BufferedReader(new StringReader(input));
     return new InteractiveLoop(in, printOut, runner, prompts).run();
-  }
-
-  private String out() {
-    return out.toString(StandardCharsets.UTF_8);
-  }
-
-  private String err() {
-    return err.toString(StandardCharsets.UTF_8);
   }
 
   private static String nl() {

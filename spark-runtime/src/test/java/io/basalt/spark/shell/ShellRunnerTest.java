@@ -2,30 +2,10 @@ package io.basalt.spark.shell;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.util.List;
-import org.apache.spark.sql.SparkSession;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
-class ShellRunnerTest {
-  private static SparkSession spark;
-
-  private final ByteArrayOutputStream out = new ByteArrayOutputStream();
-  private final ByteArrayOutputStream err = new ByteArrayOutputStream();
-
-  @BeforeAll
-  static void startSpark() {
-    spark = LocalSpark.start();
-  }
-
-  @AfterAll
-  static void stopSpark() {
-    spark.stop();
-  }
+class ShellRunnerTest extends ShellTestBase {
 
   @Test
   void printsQueryAsTable() {
@@ -128,21 +108,5 @@ class ShellRunnerTest {
 
   private ShellRunner runner(OutputFormat format, boolean verbose) {
     return new ShellRunner(spark, utf8(out), utf8(err), format, verbose);
-  }
-
-  private static PrintStream utf8(ByteArrayOutputStream bytes) {
-    return new PrintStream(bytes, true, StandardCharsets.UTF_8);
-  }
-
-  private String out() {
-    return out.toString(StandardCharsets.UTF_8);
-  }
-
-  private String err() {
-    return err.toString(StandardCharsets.UTF_8);
-  }
-
-  static String lines(String... lines) {
-    return String.join(System.lineSeparator(), lines) + System.lineSeparator();
   }
 }
