@@ -17,7 +17,8 @@ public final class OptionRegistry {
           ReadOptions.class,
           ManifestOptions.class,
           CommitOptions.class,
-          SnapshotOptions.class);
+          SnapshotOptions.class,
+          MergeEngineOptions.class);
 
   private OptionRegistry() {}
 

@@ -11,6 +11,7 @@ import io.basalt.manifest.ManifestEntry;
 import io.basalt.manifest.ManifestFileMeta;
 import io.basalt.manifest.ManifestFiles;
 import io.basalt.manifest.RollingManifestWriter;
+import io.basalt.operation.maintenance.PostCommitActions;
 import io.basalt.options.CommitOptions;
 import io.basalt.options.CompactionSettings;
 import io.basalt.options.ManifestOptions;
@@ -73,6 +74,10 @@ public final class FileStoreCommit {
    *     identifier) was committed before
    */
   public OptionalLong commit(List<CommitMessage> messages, long identifier) {
+    return afterCommit(commitNew(messages, identifier));
+  }
+
+  private OptionalLong commitNew(List<CommitMessage> messages, long identifier) {
     List<ManifestEntry> adds = addEntries(messages);
     OptionalLong appended =
         adds.isEmpty()
@@ -82,7 +87,7 @@ public final class FileStoreCommit {
       return appended;
     }
     try {
-      OptionalLong compacted = commitCompaction(messages, identifier);
+      OptionalLong compacted = commitCompactionOnly(messages, identifier);
       return compacted.isPresent() ? compacted : appended;
     } catch (CommitConflictException e) {
       // the new rows are committed; only the writers' compactions lost a race, and their output
@@ -98,6 +103,10 @@ public final class FileStoreCommit {
    * {@link CommitConflictException} is thrown; nothing is committed.
    */
   public OptionalLong commitCompaction(List<CommitMessage> messages, long identifier) {
+    return afterCommit(commitCompactionOnly(messages, identifier));
+  }
+
+  private OptionalLong commitCompactionOnly(List<CommitMessage> messages, long identifier) {
     List<ManifestEntry> changes = compactEntries(messages);
     if (messages.stream().noneMatch(CommitMessage::hasCompaction)) {
       return OptionalLong.empty();
@@ -247,18 +256,25 @@ public final class FileStoreCommit {
     if (dynamic && adds.isEmpty()) {
       return OptionalLong.empty();
     }
-    return tryCommit(
-        CommitKind.OVERWRITE,
-        identifier,
-        (Snapshot latest) -> {
-          List<ManifestEntry> changes = new ArrayList<>();
-          if (latest != null) {
-            changes.addAll(deletesFor(latest, partitionFilter, dynamic, adds));
-          }
-          changes.addAll(adds);
-          return changes;
-        },
-        null);
+    return afterCommit(
+        tryCommit(
+            CommitKind.OVERWRITE,
+            identifier,
+            (Snapshot latest) -> {
+              List<ManifestEntry> changes = new ArrayList<>();
+              if (latest != null) {
+                changes.addAll(deletesFor(latest, partitionFilter, dynamic, adds));
+              }
+              changes.addAll(adds);
+              return changes;
+            },
+            null));
+  }
+
+  /** Runs the table's post-commit maintenance when a snapshot landed. */
+  private OptionalLong afterCommit(OptionalLong committed) {
+    PostCommitActions.run(table, committed);
+    return committed;
   }
 
   /**
