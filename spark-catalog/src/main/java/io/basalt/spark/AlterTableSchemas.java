@@ -2,15 +2,24 @@ package io.basalt.spark;
 
 import io.basalt.BasaltException;
 import io.basalt.options.TableOptions;
+import io.basalt.schema.SchemaChange;
+import io.basalt.schema.SchemaEvolution;
 import io.basalt.schema.SchemaValidation;
 import io.basalt.schema.TableSchema;
 import io.basalt.table.FileStoreTable;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import javax.annotation.Nullable;
 import org.apache.spark.sql.connector.catalog.TableChange;
 
-/** Applies ALTER TABLE changes to a table's latest schema, producing the next schema version. */
+/**
+ * Applies ALTER TABLE changes to a table's latest schema, producing the next schema version: option
+ * changes here, column changes through the engine's {@link SchemaEvolution}. All changes of one
+ * statement make one schema version.
+ */
 final class AlterTableSchemas {
   /** Options that define where rows live or how they merge; changing them would corrupt data. */
   private static final Set<String> IMMUTABLE =
@@ -25,6 +34,7 @@ final class AlterTableSchemas {
   static TableSchema apply(FileStoreTable table, TableChange... changes) {
     TableSchema current = table.schema();
     Map<String, String> options = new HashMap<>(current.options());
+    List<SchemaChange> columnChanges = new ArrayList<>();
     for (TableChange change : changes) {
       if (change instanceof TableChange.SetProperty set) {
         checkMutable(table, set.property());
@@ -39,17 +49,87 @@ final class AlterTableSchemas {
                   remove.property(), table.name(), remove.property()));
         }
         options.remove(remove.property());
+      } else if (change instanceof TableChange.DeleteColumn drop
+          && drop.ifExists()
+          && !exists(current, drop.fieldNames())) {
+        continue; // DROP COLUMN IF EXISTS of a missing column changes nothing
       } else {
-        throw new BasaltException(
-            String.format(
-                "ALTER TABLE %s: the change %s is not supported yet; Basalt supports SET and UNSET"
-                    + " TBLPROPERTIES.",
-                table.name(), change.getClass().getSimpleName()));
+        columnChanges.add(toSchemaChange(table, change));
       }
     }
-    TableSchema next = current.withOptions(options, current.id() + 1, System.currentTimeMillis());
+    long now = System.currentTimeMillis();
+    TableSchema evolved =
+        columnChanges.isEmpty()
+            ? current
+            : SchemaEvolution.apply(current, columnChanges, table.name(), current.id() + 1, now);
+    TableSchema next = evolved.withOptions(options, current.id() + 1, now);
     SchemaValidation.validate(next, table.name());
     return next;
+  }
+
+  private static SchemaChange toSchemaChange(FileStoreTable table, TableChange change) {
+    if (change instanceof TableChange.AddColumn add) {
+      if (add.defaultValue() != null) {
+        throw unsupported(table, "a column DEFAULT value (column " + name(add.fieldNames()) + ")");
+      }
+      return new SchemaChange.AddColumn(
+          List.of(add.fieldNames()),
+          add.dataType(),
+          add.isNullable(),
+          add.comment(),
+          position(add.position()));
+    } else if (change instanceof TableChange.RenameColumn rename) {
+      return new SchemaChange.RenameColumn(List.of(rename.fieldNames()), rename.newName());
+    } else if (change instanceof TableChange.DeleteColumn drop) {
+      return new SchemaChange.DropColumn(List.of(drop.fieldNames()));
+    } else if (change instanceof TableChange.UpdateColumnType type) {
+      return new SchemaChange.UpdateColumnType(List.of(type.fieldNames()), type.newDataType());
+    } else if (change instanceof TableChange.UpdateColumnComment comment) {
+      return new SchemaChange.UpdateColumnComment(
+          List.of(comment.fieldNames()), comment.newComment());
+    } else if (change instanceof TableChange.UpdateColumnNullability nullability) {
+      return new SchemaChange.UpdateColumnNullability(
+          List.of(nullability.fieldNames()), nullability.nullable());
+    } else if (change instanceof TableChange.UpdateColumnPosition move) {
+      return new SchemaChange.UpdateColumnPosition(
+          List.of(move.fieldNames()), position(move.position()));
+    } else if (change instanceof TableChange.UpdateColumnDefaultValue value) {
+      throw unsupported(table, "a column DEFAULT value (column " + name(value.fieldNames()) + ")");
+    }
+    throw unsupported(table, "the change " + change.getClass().getSimpleName());
+  }
+
+  private static BasaltException unsupported(FileStoreTable table, String what) {
+    return new BasaltException(
+        String.format(
+            "ALTER TABLE %s: %s is not supported. Basalt supports SET/UNSET TBLPROPERTIES, ADD"
+                + " COLUMNS, RENAME COLUMN, DROP COLUMN and ALTER COLUMN (TYPE, COMMENT, DROP NOT"
+                + " NULL, FIRST/AFTER).",
+            table.name(), what));
+  }
+
+  @Nullable
+  private static SchemaChange.Position position(@Nullable TableChange.ColumnPosition position) {
+    if (position instanceof TableChange.After after) {
+      return SchemaChange.Position.after(after.column());
+    }
+    return position instanceof TableChange.First ? SchemaChange.Position.FIRST : null;
+  }
+
+  private static boolean exists(TableSchema schema, String[] path) {
+    org.apache.spark.sql.types.DataType type = schema.rowType();
+    for (String part : path) {
+      if (!(type instanceof org.apache.spark.sql.types.StructType struct)
+          || !List.of(struct.fieldNames()).contains(part)) {
+        return false;
+      }
+      type = struct.apply(part).dataType();
+    }
+    return true;
+  }
+
+  private static String name(String[] path) {
+    return String.join(".", path);
   }
 
   private static void checkMutable(FileStoreTable table, String key) {

@@ -55,6 +55,9 @@ public class SparkCatalog
   /** Catalog option: a catalog without warehouse that only loads tables by path. */
   static final String PATH_ONLY = "path-only";
 
+  /** How often an ALTER TABLE that loses the race for the next schema id starts again. */
+  private static final int ALTER_ATTEMPTS = 5;
+
   private String name;
   private Path warehouse;
   private FileIO fileIO;
@@ -182,7 +185,8 @@ public class SparkCatalog
 
   /**
    * {@code VERSION AS OF version}: a tag of that name, else {@code watermark-<n>}, else a snapshot
-   * id. The table reads the chosen snapshot through a time-travel read option.
+   * id. The table reads the chosen snapshot through a time-travel read option, with the schema that
+   * snapshot was written with.
    */
   @Override
   public Table loadTable(Identifier ident, String version) throws NoSuchTableException {
@@ -193,20 +197,28 @@ public class SparkCatalog
         table.tagManager().exists(version)
             ? Map.of(ReadOptions.SCAN_TAG_NAME.key(), version)
             : Map.of(ReadOptions.SCAN_SNAPSHOT_ID.key(), String.valueOf(snapshot.id()));
-    return new SparkTable(table.copyWithOptions(pin));
+    return new SparkTable(withSchemaOf(table, snapshot).copyWithOptions(pin));
   }
 
   /**
    * {@code TIMESTAMP AS OF}: the latest snapshot committed at or before {@code timestamp}, which
-   * Spark passes in microseconds since the epoch.
+   * Spark passes in microseconds since the epoch, with that snapshot's schema.
    */
   @Override
   public Table loadTable(Identifier ident, long timestamp) throws NoSuchTableException {
     FileStoreTable table = loadFileStoreTable(ident);
     Snapshot snapshot = table.timeTravel().asOfTimestamp(Math.floorDiv(timestamp, 1000L));
     return new SparkTable(
-        table.copyWithOptions(
-            Map.of(ReadOptions.SCAN_SNAPSHOT_ID.key(), String.valueOf(snapshot.id()))));
+        withSchemaOf(table, snapshot)
+            .copyWithOptions(
+                Map.of(ReadOptions.SCAN_SNAPSHOT_ID.key(), String.valueOf(snapshot.id()))));
+  }
+
+  /** {@code table} with the schema {@code snapshot} was committed with (old columns included). */
+  private static FileStoreTable withSchemaOf(FileStoreTable table, Snapshot snapshot) {
+    return snapshot.schemaId() == table.schema().id()
+        ? table
+        : table.copyWithSchema(table.schemaManager().schema(snapshot.schemaId()));
   }
 
   /** Loads the engine table behind {@code ident}. */
@@ -214,7 +226,12 @@ public class SparkCatalog
     if (isPathIdentifier(ident)) {
       Path path = new Path(ident.name());
       try {
-        return FileStoreTable.load(fileIO, path, path.getName());
+        FileStoreTable table = FileStoreTable.load(fileIO, path, path.getName());
+        // a DataFrame read whose time-travel options select an older schema (see SparkSource)
+        Long schemaId = SparkSource.schemaIdOf(ident);
+        return schemaId == null || schemaId == table.schema().id()
+            ? table
+            : table.copyWithSchema(table.schemaManager().schema(schemaId));
       } catch (TableNotFoundException e) {
         throw new NoSuchTableException(ident);
       }
@@ -277,19 +294,26 @@ public class SparkCatalog
     return new SparkTable(table);
   }
 
+  /**
+   * Writes the next schema version. A concurrent ALTER that took the same schema id first makes
+   * this one start again from the new latest schema (its changes are checked again against it).
+   */
   @Override
   public Table alterTable(Identifier ident, TableChange... changes) throws NoSuchTableException {
-    FileStoreTable table = loadFileStoreTable(ident);
-    TableSchema next = AlterTableSchemas.apply(table, changes);
-    if (!table.schemaManager().tryCommit(next)) {
-      throw new BasaltException(
-          "Table "
-              + table.name()
-              + " was altered concurrently; schema "
-              + next.id()
-              + " exists already. Fix: retry the ALTER TABLE.");
+    for (int attempt = 0; attempt < ALTER_ATTEMPTS; attempt++) {
+      FileStoreTable table = loadFileStoreTable(ident);
+      TableSchema next = AlterTableSchemas.apply(table, changes);
+      if (table.schemaManager().tryCommit(next)) {
+        return new SparkTable(table.copyWithSchema(next));
+      }
     }
-    return new SparkTable(table.copyWithSchema(next));
+    throw new BasaltException(
+        "Table "
+            + tableName(ident)
+            + " was altered concurrently "
+            + ALTER_ATTEMPTS
+            + " times while this ALTER TABLE ran; nothing was changed. Fix: retry the ALTER"
+            + " TABLE.");
   }
 
   @Override
@@ -321,7 +345,7 @@ public class SparkCatalog
   }
 
   private static boolean isPathIdentifier(Identifier ident) {
-    return ident.namespace().length == 1 && PATH_NAMESPACE.equals(ident.namespace()[0]);
+    return ident.namespace().length >= 1 && PATH_NAMESPACE.equals(ident.namespace()[0]);
   }
 
   @Override

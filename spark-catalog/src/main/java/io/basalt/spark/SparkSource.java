@@ -1,7 +1,16 @@
 package io.basalt.spark;
 
 import io.basalt.BasaltException;
+import io.basalt.fs.FileIO;
+import io.basalt.options.ConfigOption;
+import io.basalt.options.ReadOptions;
+import io.basalt.snapshot.Snapshot;
+import io.basalt.table.FileStoreTable;
+import io.basalt.table.TableNotFoundException;
 import java.util.Map;
+import java.util.Optional;
+import javax.annotation.Nullable;
+import org.apache.hadoop.fs.Path;
 import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.connector.catalog.Identifier;
 import org.apache.spark.sql.connector.catalog.SupportsCatalogOptions;
@@ -16,6 +25,10 @@ import org.apache.spark.sql.util.CaseInsensitiveStringMap;
  * spark.read.format("paimon").load(path)} and {@code df.write.format("paimon").save(path)} on an
  * existing table. Path-based access is routed through a hidden Basalt catalog, so writes resolve
  * the bucket function like catalog writes do.
+ *
+ * <p>A read whose time-travel options ({@code scan.snapshot-id}, {@code scan.tag-name}, ...) select
+ * a snapshot written with an older schema names that schema in its identifier ({@code
+ * __path__.schema-<id>}), so the table shows the snapshot's own columns.
  */
 public class SparkSource implements DataSourceRegister, SupportsCatalogOptions {
   /** The hidden catalog that loads tables by path. */
@@ -26,9 +39,54 @@ public class SparkSource implements DataSourceRegister, SupportsCatalogOptions {
     return "paimon";
   }
 
+  /** The namespace part that names the schema of a time-travel read. */
+  private static final String SCHEMA_PREFIX = "schema-";
+
   @Override
   public Identifier extractIdentifier(CaseInsensitiveStringMap options) {
-    return Identifier.of(new String[] {SparkCatalog.PATH_NAMESPACE}, path(options));
+    String path = path(options);
+    Long schemaId = timeTravelSchemaId(path, options);
+    String[] namespace =
+        schemaId == null
+            ? new String[] {SparkCatalog.PATH_NAMESPACE}
+            : new String[] {SparkCatalog.PATH_NAMESPACE, SCHEMA_PREFIX + schemaId};
+    return Identifier.of(namespace, path);
+  }
+
+  /** The schema id a path identifier names, or null for the latest schema. */
+  @Nullable
+  static Long schemaIdOf(Identifier ident) {
+    String[] namespace = ident.namespace();
+    if (namespace.length == 2 && namespace[1].startsWith(SCHEMA_PREFIX)) {
+      return Long.parseLong(namespace[1].substring(SCHEMA_PREFIX.length()));
+    }
+    return null;
+  }
+
+  /** The schema of the snapshot the time-travel options select, or null when there are none. */
+  @Nullable
+  private static Long timeTravelSchemaId(String path, CaseInsensitiveStringMap options) {
+    boolean timeTravel = false;
+    for (ConfigOption<?> option : ReadOptions.TIME_TRAVEL_OPTIONS) {
+      timeTravel |= options.containsKey(option.key());
+    }
+    if (!timeTravel) {
+      return null;
+    }
+    Path root = new Path(path);
+    FileStoreTable table;
+    try {
+      table =
+          FileStoreTable.load(
+              new FileIO(SparkSession.active().sessionState().newHadoopConf()),
+              root,
+              root.getName());
+    } catch (TableNotFoundException e) {
+      return null; // the catalog reports the missing table with Spark's own error
+    }
+    Optional<Snapshot> snapshot =
+        table.copyWithOptions(options.asCaseSensitiveMap()).timeTravelSnapshot();
+    return snapshot.map(Snapshot::schemaId).orElse(null);
   }
 
   @Override

@@ -41,7 +41,11 @@ final class PrimitiveConverters {
 
   private PrimitiveConverters() {}
 
-  /** A converter of {@code file} into {@code read}, or null when the two do not match. */
+  /**
+   * A converter of {@code file} into {@code read}, or null when the two do not match. Besides exact
+   * matches it up-casts the widenings a schema change allows (integers to wider integers, FLOAT to
+   * DOUBLE, a DECIMAL to a larger precision of the same scale).
+   */
   static PrimitiveConverter create(PrimitiveType file, DataType read, Slot slot) {
     PrimitiveTypeName physical = file.getPrimitiveTypeName();
     LogicalTypeAnnotation logical = file.getLogicalTypeAnnotation();
@@ -65,6 +69,14 @@ final class PrimitiveConverters {
         @Override
         public void addFloat(float value) {
           slot.setFloat(value);
+        }
+      };
+    } else if (read instanceof DoubleType && physical == PrimitiveTypeName.FLOAT) {
+      // a FLOAT column widened to DOUBLE after the file was written
+      return new PrimitiveConverter() {
+        @Override
+        public void addFloat(float value) {
+          slot.setDouble(value);
         }
       };
     } else if (read instanceof DoubleType && physical == PrimitiveTypeName.DOUBLE) {
@@ -112,6 +124,14 @@ final class PrimitiveConverters {
         @Override
         public void addInt(int value) {
           slot.setInt(value);
+        }
+      };
+    } else if (read instanceof LongType) {
+      // a narrower integer column widened to BIGINT after the file was written
+      return new PrimitiveConverter() {
+        @Override
+        public void addInt(int value) {
+          slot.setLong(value);
         }
       };
     }

@@ -61,7 +61,8 @@ public final class SchemaFactory {
         System.currentTimeMillis());
   }
 
-  private static DataType assignIds(DataType type, int[] nextId) {
+  /** {@code type} with fresh ids for its nested struct fields, taken from {@code nextId}. */
+  static DataType assignIds(DataType type, int[] nextId) {
     if (type instanceof StructType struct) {
       StructField[] fields = new StructField[struct.fields().length];
       for (int i = 0; i < fields.length; i++) {

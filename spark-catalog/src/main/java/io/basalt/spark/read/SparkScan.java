@@ -155,13 +155,14 @@ public final class SparkScan implements Scan, Batch, SupportsReportStatistics {
   @Override
   public PartitionReaderFactory createReaderFactory() {
     metadata.checkReadable(table, plan().splits());
-    VectorizedReadOptions options =
-        columnar() ? VectorizedReadOptions.of(dataSchema, parquetFilters) : null;
+    // the read type carries field ids: files of older schemas are resolved by id, not name
     SplitRead read = new SplitRead(table, dataSchema);
+    VectorizedReadOptions options =
+        columnar() ? VectorizedReadOptions.of(read.readType(), parquetFilters) : null;
     if (!columnar() && VectorizedReadOptions.supportsColumnar(table.rowType())) {
       // row reads (merges) still decode files with Spark's vectorized reader
       read.withFileOpener(
-          new VectorizedFileOpener(VectorizedReadOptions.of(dataSchema, new Filter[0])));
+          new VectorizedFileOpener(VectorizedReadOptions.of(read.readType(), new Filter[0])));
     }
     return new SparkReaderFactory(table, read, options, metadata);
   }

@@ -1,5 +1,6 @@
 package io.basalt.spark.read;
 
+import io.basalt.schema.DataField;
 import java.io.Serializable;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -14,7 +15,12 @@ import org.apache.spark.sql.execution.datasources.parquet.ParquetReadSupport;
 import org.apache.spark.sql.execution.datasources.parquet.ParquetUtils;
 import org.apache.spark.sql.internal.SQLConf;
 import org.apache.spark.sql.sources.Filter;
+import org.apache.spark.sql.types.ArrayType;
+import org.apache.spark.sql.types.DataType;
+import org.apache.spark.sql.types.DataTypes;
+import org.apache.spark.sql.types.MapType;
 import org.apache.spark.sql.types.Metadata;
+import org.apache.spark.sql.types.MetadataBuilder;
 import org.apache.spark.sql.types.StructField;
 import org.apache.spark.sql.types.StructType;
 
@@ -22,7 +28,9 @@ import org.apache.spark.sql.types.StructType;
  * The session settings a columnar read needs, captured on the driver (where {@link SQLConf} is the
  * session's) and shipped to the tasks.
  *
- * @param requestedSchema the table columns to read, by name, with CHAR and VARCHAR read as STRING
+ * @param requestedSchema the table columns to read, with CHAR and VARCHAR read as STRING, each
+ *     field (nested struct fields too) carrying its field id for Spark's reader ({@code
+ *     parquet.field.id}) and for Basalt ({@link DataField#FIELD_ID_KEY})
  * @param filters the pushed filters, as Spark data source filters, for row-group skipping
  */
 record VectorizedReadOptions(
@@ -41,10 +49,11 @@ record VectorizedReadOptions(
     implements Serializable {
 
   /**
-   * The options of a read of {@code readSchema} in the current session. Only filters over read
-   * columns are kept: Parquet's page (column index) filtering treats a column left out of the
-   * projection as all nulls, which would drop every row (filters on partition columns are often not
-   * read, and are enforced by partition pruning anyway).
+   * The options of a read of {@code readSchema} (table columns carrying their field ids) in the
+   * current session. Only filters over read columns are kept: Parquet's page (column index)
+   * filtering treats a column left out of the projection as all nulls, which would drop every row
+   * (filters on partition columns are often not read, and are enforced by partition pruning
+   * anyway).
    */
   static VectorizedReadOptions of(StructType readSchema, Filter[] filters) {
     SQLConf conf = SQLConf.get();
@@ -56,7 +65,7 @@ record VectorizedReadOptions(
       }
     }
     return new VectorizedReadOptions(
-        requestedSchema(readSchema),
+        fileReadSchema(readSchema),
         conf.parquetVectorizedReaderBatchSize(),
         conf.offHeapColumnVectorEnabled(),
         conf.sessionLocalTimeZone(),
@@ -103,10 +112,45 @@ record VectorizedReadOptions(
     return new StructType(fields);
   }
 
+  /**
+   * {@code readSchema} as Spark's Parquet reader should request it: CHAR and VARCHAR as STRING, and
+   * every field matched by its id, so files written under older schemas resolve renamed columns to
+   * their data and columns they lack to nulls.
+   */
+  static StructType fileReadSchema(StructType readSchema) {
+    StructField[] fields = new StructField[readSchema.size()];
+    for (int i = 0; i < fields.length; i++) {
+      StructField field = readSchema.fields()[i];
+      MetadataBuilder metadata = new MetadataBuilder();
+      if (field.metadata().contains(DataField.FIELD_ID_KEY)) {
+        long id = field.metadata().getLong(DataField.FIELD_ID_KEY);
+        metadata
+            .putLong(DataField.FIELD_ID_KEY, id)
+            .putLong(ParquetUtils.FIELD_ID_METADATA_KEY(), id);
+      }
+      fields[i] =
+          new StructField(
+              field.name(), fileReadType(field.dataType()), field.nullable(), metadata.build());
+    }
+    return new StructType(fields);
+  }
+
+  private static DataType fileReadType(DataType type) {
+    if (type instanceof StructType struct) {
+      return fileReadSchema(struct);
+    } else if (type instanceof ArrayType array) {
+      return DataTypes.createArrayType(fileReadType(array.elementType()), array.containsNull());
+    } else if (type instanceof MapType map) {
+      return DataTypes.createMapType(
+          fileReadType(map.keyType()), fileReadType(map.valueType()), map.valueContainsNull());
+    }
+    return CharVarcharUtils.replaceCharVarcharWithString(type);
+  }
+
   /** The same settings for reading {@code readSchema} instead, without row-group filters. */
   VectorizedReadOptions withReadSchema(StructType readSchema) {
     return new VectorizedReadOptions(
-        requestedSchema(readSchema),
+        fileReadSchema(readSchema),
         batchSize,
         offHeap,
         sessionTimeZone,
@@ -121,8 +165,8 @@ record VectorizedReadOptions(
   }
 
   /**
-   * A copy of {@code base} set up for Spark's Parquet read support. Columns are matched by exact
-   * name (Basalt writes every table column under its name; Parquet field ids are not used yet).
+   * A copy of {@code base} set up for Spark's Parquet read support. Columns are matched by field id
+   * (every Basalt and Paimon data file carries them), names only where a field has no id.
    */
   Configuration hadoopConf(Configuration base) {
     Configuration conf = new Configuration(base);
@@ -135,7 +179,7 @@ record VectorizedReadOptions(
     conf.setBoolean(SQLConf.PARQUET_INT96_AS_TIMESTAMP().key(), true);
     conf.setBoolean(SQLConf.PARQUET_INFER_TIMESTAMP_NTZ_ENABLED().key(), true);
     conf.setBoolean(SQLConf.LEGACY_PARQUET_NANOS_AS_LONG().key(), false);
-    conf.setBoolean(SQLConf.PARQUET_FIELD_ID_READ_ENABLED().key(), false);
+    conf.setBoolean(SQLConf.PARQUET_FIELD_ID_READ_ENABLED().key(), true);
     return conf;
   }
 }

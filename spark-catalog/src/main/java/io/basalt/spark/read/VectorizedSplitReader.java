@@ -2,6 +2,7 @@ package io.basalt.spark.read;
 
 import io.basalt.BasaltException;
 import io.basalt.deletionvectors.DeletionVector;
+import io.basalt.format.ParquetSchemas;
 import io.basalt.manifest.DataFileMeta;
 import io.basalt.operation.read.SplitRead;
 import io.basalt.table.DataSplit;
@@ -24,6 +25,7 @@ import org.apache.parquet.hadoop.metadata.ParquetMetadata;
 import org.apache.parquet.hadoop.util.HadoopInputFile;
 import org.apache.parquet.io.SeekableInputStream;
 import org.apache.parquet.schema.MessageType;
+import org.apache.parquet.schema.Type;
 import org.apache.spark.TaskContext;
 import org.apache.spark.sql.catalyst.util.RebaseDateTime;
 import org.apache.spark.sql.connector.metric.CustomTaskMetric;
@@ -44,10 +46,11 @@ import scala.Option;
 
 /**
  * Reads a raw-convertible split as columnar batches: its files one after the other, each with
- * Spark's {@link VectorizedParquetRecordReader}, reading only the requested table columns (by name;
- * key and system columns of primary-key files are never decoded) and skipping row groups (and
- * pages) whose statistics prove no row matches the pushed filters. The batch returned by {@link
- * #get()} is reused, and is valid until the next {@link #next()}.
+ * Spark's {@link VectorizedParquetRecordReader}, reading only the requested table columns (by field
+ * id, so files of older schemas resolve renamed, widened and added columns; key and system columns
+ * of primary-key files are never decoded) and skipping row groups (and pages) whose statistics
+ * prove no row matches the pushed filters. The batch returned by {@link #get()} is reused, and is
+ * valid until the next {@link #next()}.
  *
  * <p>A file with a deletion vector is read whole, without row-group or page skipping, so that the
  * position of each row in the file is the running count of rows read before it; a batch with
@@ -263,7 +266,6 @@ final class VectorizedSplitReader implements PartitionReader<ColumnarBatch> {
         footerReader.detachFileInputStream();
       }
       MessageType fileSchema = footer.getFileMetaData().getSchema();
-      checkColumns(path, fileSchema, options.requestedSchema());
       TaskAttemptContextImpl context =
           new TaskAttemptContextImpl(conf, new TaskAttemptID("basalt", 0, TaskType.MAP, 0, 0));
       // The context holds a copy of conf: the filter is for this file only.
@@ -316,18 +318,22 @@ final class VectorizedSplitReader implements PartitionReader<ColumnarBatch> {
     }
   }
 
-  /** Fails clearly when the file lacks a requested column (schema evolution is not supported). */
-  private static void checkColumns(Path path, MessageType fileSchema, StructType requested) {
-    for (StructField field : requested.fields()) {
-      if (!fileSchema.containsField(field.name())) {
-        throw new BasaltException(
-            "Data file "
-                + path
-                + " has no column "
-                + field.name()
-                + "; reading files written with another schema is not supported yet");
-      }
+  /**
+   * Whether a filter on {@code column} may skip row groups of a file with {@code fileSchema}: only
+   * when the file holds the column under the same name, field id and Parquet type as the read
+   * schema. A file of an older schema may hold the column under another name (renamed), hold
+   * another column under its name (dropped and re-added), or store a narrower type (widened).
+   */
+  private boolean sameColumnInFile(MessageType fileSchema, String column) {
+    int index = java.util.List.of(options.requestedSchema().fieldNames()).indexOf(column);
+    if (index < 0 || !fileSchema.containsField(column)) {
+      return false;
     }
+    Type expected =
+        ParquetSchemas.toMessageType(
+                new StructType(new StructField[] {options.requestedSchema().fields()[index]}))
+            .getType(0);
+    return expected.equals(fileSchema.getType(column));
   }
 
   /** The pushed filters Spark can express over {@code fileSchema}, and-ed; null if none. */
@@ -348,6 +354,10 @@ final class VectorizedSplitReader implements PartitionReader<ColumnarBatch> {
             new RebaseDateTime.RebaseSpec(LegacyBehaviorPolicy.CORRECTED(), Option.empty()));
     FilterPredicate result = null;
     for (Filter filter : options.filters()) {
+      if (!java.util.Arrays.stream(filter.references())
+          .allMatch(column -> sameColumnInFile(fileSchema, column))) {
+        continue;
+      }
       Option<FilterPredicate> converted = converter.createFilter(filter);
       if (converted.isDefined()) {
         result = result == null ? converted.get() : FilterApi.and(result, converted.get());

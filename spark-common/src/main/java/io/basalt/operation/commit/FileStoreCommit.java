@@ -1,5 +1,6 @@
 package io.basalt.operation.commit;
 
+import io.basalt.BasaltException;
 import io.basalt.fs.DataFilePaths;
 import io.basalt.index.IndexFileMeta;
 import io.basalt.index.IndexFilePaths;
@@ -74,6 +75,7 @@ public final class FileStoreCommit {
    *     identifier) was committed before
    */
   public OptionalLong commit(List<CommitMessage> messages, long identifier) {
+    checkColumnsUnchanged();
     return afterCommit(commitNew(messages, identifier));
   }
 
@@ -103,6 +105,7 @@ public final class FileStoreCommit {
    * {@link CommitConflictException} is thrown; nothing is committed.
    */
   public OptionalLong commitCompaction(List<CommitMessage> messages, long identifier) {
+    checkColumnsUnchanged();
     return afterCommit(commitCompactionOnly(messages, identifier));
   }
 
@@ -252,6 +255,7 @@ public final class FileStoreCommit {
       boolean dynamic,
       List<CommitMessage> messages,
       long identifier) {
+    checkColumnsUnchanged();
     List<ManifestEntry> adds = addEntries(messages);
     if (dynamic && adds.isEmpty()) {
       return OptionalLong.empty();
@@ -281,6 +285,28 @@ public final class FileStoreCommit {
    * Deletes the files of a write that will not be committed. Never call it after a {@link
    * CommitStateUnknownException}: the snapshot may reference them.
    */
+  /**
+   * Refuses to commit files written for columns that an ALTER TABLE changed since the write
+   * started: a compaction in such a write would rewrite newer files without the newer columns.
+   * Option-only changes are fine. The caller aborts, which deletes the new files.
+   *
+   * @throws BasaltException naming the table and both schema ids
+   */
+  private void checkColumnsUnchanged() {
+    table
+        .schemaManager()
+        .latest()
+        .filter(latest -> !latest.fields().equals(table.schema().fields()))
+        .ifPresent(
+            latest -> {
+              throw new BasaltException(
+                  String.format(
+                      "The columns of table %s changed (schema %s to schema %s) while this write"
+                          + " ran; nothing was committed. Fix: run the write again.",
+                      table.name(), table.schema().id(), latest.id()));
+            });
+  }
+
   public void abort(List<CommitMessage> messages) {
     deleteCompactionOutput(messages);
     DataFilePaths dataPaths = table.dataFilePaths();

@@ -321,10 +321,7 @@ public final class TableScan {
     private final ScanFilters filters;
     @Nullable private final StatsView keyStats;
 
-    /** Built on first use: files of tables with nested columns always name their stats columns. */
-    @Nullable private StatsView allValueStats;
-
-    private final Map<List<String>, StatsView> subsetStats = new HashMap<>();
+    private final FileValueStats valueStats;
     private final TableSchema schema;
     private long planned;
     private long skipped;
@@ -335,6 +332,7 @@ public final class TableScan {
       this.primaryKey = table.hasPrimaryKey();
       this.filters = filters;
       this.keyStats = primaryKey ? new StatsView(columns(schema.trimmedPrimaryKeys())) : null;
+      this.valueStats = new FileValueStats(schema, table.schemaManager()::schema);
     }
 
     private StructType columns(List<String> names) {
@@ -392,23 +390,12 @@ public final class TableScan {
           filters.key(), keyStats.decode(file.keyStats()), file.rowCount());
     }
 
-    private StatsView allValueStats() {
-      if (allValueStats == null) {
-        allValueStats = new StatsView(schema.rowType());
-      }
-      return allValueStats;
-    }
-
     private boolean valueMayMatch(DataFileMeta file) {
       if (filters.value() == null) {
         return true;
       }
-      StatsView view =
-          file.valueStatsCols() == null
-              ? allValueStats()
-              : subsetStats.computeIfAbsent(
-                  file.valueStatsCols(), cols -> new StatsView(columns(cols)));
-      Function<String, ColumnStatistics> stats = view.decode(file.valueStats());
+      // stats are laid out by the file's own schema, which may be older than the one read
+      Function<String, ColumnStatistics> stats = valueStats.decode(file);
       return StatsEvaluator.mayMatch(filters.value(), stats, file.rowCount());
     }
   }

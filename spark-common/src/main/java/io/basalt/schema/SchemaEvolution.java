@@ -1,0 +1,394 @@
+package io.basalt.schema;
+
+import io.basalt.BasaltException;
+import io.basalt.options.TableOptions;
+import io.basalt.schema.SchemaChange.AddColumn;
+import io.basalt.schema.SchemaChange.DropColumn;
+import io.basalt.schema.SchemaChange.Position;
+import io.basalt.schema.SchemaChange.RenameColumn;
+import io.basalt.schema.SchemaChange.UpdateColumnComment;
+import io.basalt.schema.SchemaChange.UpdateColumnNullability;
+import io.basalt.schema.SchemaChange.UpdateColumnPosition;
+import io.basalt.schema.SchemaChange.UpdateColumnType;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.function.UnaryOperator;
+import javax.annotation.Nullable;
+import org.apache.spark.sql.types.DataType;
+import org.apache.spark.sql.types.Metadata;
+import org.apache.spark.sql.types.MetadataBuilder;
+import org.apache.spark.sql.types.StructField;
+import org.apache.spark.sql.types.StructType;
+
+/**
+ * Applies {@link SchemaChange}s to a table schema, producing the next schema version with Paimon's
+ * rules: field ids are permanent (a rename keeps the id, an added column takes the next id above
+ * {@code highestFieldId}, a dropped id is never reused), primary-key and partition columns are
+ * neither renamed, dropped nor retyped, and types only widen. Each refusal names the table, the
+ * column and the fix.
+ *
+ * <p>The columns are handled as one Spark struct whose fields carry their ids and comments in
+ * metadata (as nested struct fields always do), so top-level and nested changes share one code
+ * path.
+ */
+public final class SchemaEvolution {
+  private final TableSchema current;
+  private final String table;
+  private final Set<String> optionColumns;
+  private StructType columns;
+  private int highestFieldId;
+
+  private SchemaEvolution(TableSchema current, String table) {
+    this.current = current;
+    this.table = table;
+    this.columns = current.rowType();
+    this.highestFieldId = current.highestFieldId();
+    this.optionColumns = new HashSet<>();
+    for (String key : List.of(TableOptions.SEQUENCE_FIELD.key(), TableOptions.BUCKET_KEY.key())) {
+      String value = current.options().get(key);
+      if (value != null) {
+        for (String name : value.split(",")) {
+          optionColumns.add(name.trim());
+        }
+      }
+    }
+  }
+
+  /**
+   * The schema after {@code changes}, with id {@code newId}; options, keys and comment unchanged.
+   *
+   * @param table the table's name for messages
+   * @throws BasaltException naming the column when a change is not allowed; nothing is written
+   */
+  public static TableSchema apply(
+      TableSchema current, List<SchemaChange> changes, String table, long newId, long nowMillis) {
+    SchemaEvolution evolution = new SchemaEvolution(current, table);
+    for (SchemaChange change : changes) {
+      evolution.apply(change);
+    }
+    return new TableSchema(
+        current.version(),
+        newId,
+        evolution.dataFields(),
+        evolution.highestFieldId,
+        current.partitionKeys(),
+        current.primaryKeys(),
+        current.options(),
+        current.comment(),
+        nowMillis);
+  }
+
+  private void apply(SchemaChange change) {
+    if (change instanceof AddColumn add) {
+      add(add);
+    } else if (change instanceof RenameColumn rename) {
+      rename(rename);
+    } else if (change instanceof DropColumn drop) {
+      drop(drop);
+    } else if (change instanceof UpdateColumnType update) {
+      updateType(update);
+    } else if (change instanceof UpdateColumnComment comment) {
+      updateField(comment.path(), f -> withComment(f, comment.comment()));
+    } else if (change instanceof UpdateColumnNullability nullability) {
+      updateNullability(nullability);
+    } else if (change instanceof UpdateColumnPosition move) {
+      move(move);
+    }
+  }
+
+  private void add(AddColumn add) {
+    String column = display(add.path());
+    if (!add.nullable()) {
+      throw error(
+          "Cannot add column '%s' to table %s as NOT NULL: existing rows have no value for it."
+              + " Fix: add it without NOT NULL.",
+          column, table);
+    }
+    String name = last(add.path());
+    updateParent(
+        add.path(),
+        struct -> {
+          if (indexOf(struct, name) >= 0) {
+            throw error(
+                "Cannot add column '%s' to table %s: a column of that name exists. Fix: choose"
+                    + " another name, or drop the existing column first.",
+                column, table);
+          }
+          int id = ++highestFieldId;
+          int[] nextId = {highestFieldId + 1};
+          DataType type = SchemaFactory.assignIds(add.type(), nextId);
+          highestFieldId = nextId[0] - 1;
+          StructField field = new StructField(name, type, true, metadata(id, add.comment()));
+          return insert(struct, field, add.position(), column);
+        });
+  }
+
+  private void rename(RenameColumn rename) {
+    String column = display(rename.path());
+    checkNotKey(rename.path(), "rename");
+    checkNotInOptions(rename.path(), "rename");
+    updateParent(
+        rename.path(),
+        struct -> {
+          int index = existing(struct, rename.path());
+          if (indexOf(struct, rename.newName()) >= 0) {
+            throw error(
+                "Cannot rename column '%s' of table %s to '%s': a column of that name exists."
+                    + " Fix: choose another name.",
+                column, table, rename.newName());
+          }
+          StructField old = struct.fields()[index];
+          StructField renamed =
+              new StructField(rename.newName(), old.dataType(), old.nullable(), old.metadata());
+          return replace(struct, index, renamed);
+        });
+  }
+
+  private void drop(DropColumn drop) {
+    String column = display(drop.path());
+    checkNotKey(drop.path(), "drop");
+    checkNotInOptions(drop.path(), "drop");
+    updateParent(
+        drop.path(),
+        struct -> {
+          int index = existing(struct, drop.path());
+          List<StructField> kept = new ArrayList<>(Arrays.asList(struct.fields()));
+          kept.remove(index);
+          if (drop.path().size() > 1 && kept.isEmpty()) {
+            throw error(
+                "Cannot drop column '%s' of table %s: it is the last field of struct '%s'. Fix:"
+                    + " drop the struct column instead.",
+                column, table, display(drop.path().subList(0, drop.path().size() - 1)));
+          }
+          return new StructType(kept.toArray(new StructField[0]));
+        });
+    if (valueColumns() == 0) {
+      throw error(
+          "Cannot drop column '%s' of table %s: it is the last column that is neither a"
+              + " primary-key nor a partition column. Fix: add another column first.",
+          column, table);
+    }
+  }
+
+  private void updateType(UpdateColumnType update) {
+    String column = display(update.path());
+    checkNotKey(update.path(), "change the type of");
+    checkNotInOptions(update.path(), "change the type of");
+    updateField(
+        update.path(),
+        field -> {
+          DataType from = field.dataType();
+          if (!TypeWidening.isAllowed(from, update.newType())) {
+            throw error(
+                "Cannot change column '%s' of table %s from %s to %s: only widening is allowed"
+                    + " (TINYINT to SMALLINT to INT to BIGINT, FLOAT to DOUBLE, DECIMAL to a"
+                    + " larger precision with the same scale). Fix: add a new column of type %s"
+                    + " and copy the values with UPDATE or INSERT OVERWRITE.",
+                column, table, from.sql(), update.newType().sql(), update.newType().sql());
+          }
+          return new StructField(
+              field.name(), update.newType(), field.nullable(), field.metadata());
+        });
+  }
+
+  private void updateNullability(UpdateColumnNullability change) {
+    String column = display(change.path());
+    if (!change.nullable()) {
+      throw error(
+          "Cannot make column '%s' of table %s NOT NULL: existing files may hold nulls in it.",
+          column, table);
+    }
+    checkNotKey(change.path(), "make nullable");
+    updateField(change.path(), f -> new StructField(f.name(), f.dataType(), true, f.metadata()));
+  }
+
+  private void move(UpdateColumnPosition move) {
+    String column = display(move.path());
+    updateParent(
+        move.path(),
+        struct -> {
+          int index = existing(struct, move.path());
+          StructField field = struct.fields()[index];
+          if (field.name().equals(move.position().after())) {
+            throw error(
+                "Cannot move column '%s' of table %s after itself. Fix: name another column.",
+                column, table);
+          }
+          List<StructField> rest = new ArrayList<>(Arrays.asList(struct.fields()));
+          rest.remove(index);
+          return insert(
+              new StructType(rest.toArray(new StructField[0])), field, move.position(), column);
+        });
+  }
+
+  // ---- helpers ---------------------------------------------------------------------------------
+
+  /** Rewrites the struct that holds the last element of {@code path}. */
+  private void updateParent(List<String> path, UnaryOperator<StructType> op) {
+    columns = updateParent(columns, path, 0, op);
+  }
+
+  private StructType updateParent(
+      StructType struct, List<String> path, int depth, UnaryOperator<StructType> op) {
+    if (depth == path.size() - 1) {
+      return op.apply(struct);
+    }
+    int index = existing(struct, path.subList(0, depth + 1));
+    StructField parent = struct.fields()[index];
+    if (!(parent.dataType() instanceof StructType nested)) {
+      throw error(
+          "Column '%s' of table %s has type %s, not a struct, so it has no field '%s'.",
+          display(path.subList(0, depth + 1)), table, parent.dataType().sql(), path.get(depth + 1));
+    }
+    StructType updated = updateParent(nested, path, depth + 1, op);
+    return replace(
+        struct,
+        index,
+        new StructField(parent.name(), updated, parent.nullable(), parent.metadata()));
+  }
+
+  /** Rewrites the field {@code path} names. */
+  private void updateField(List<String> path, UnaryOperator<StructField> op) {
+    updateParent(
+        path,
+        struct -> {
+          int index = existing(struct, path);
+          return replace(struct, index, op.apply(struct.fields()[index]));
+        });
+  }
+
+  private int existing(StructType struct, List<String> path) {
+    int index = indexOf(struct, last(path));
+    if (index < 0) {
+      throw error(
+          "Column '%s' does not exist in table %s; its columns are %s.",
+          display(path), table, String.join(", ", struct.fieldNames()));
+    }
+    return index;
+  }
+
+  private StructType insert(
+      StructType struct, StructField field, @Nullable Position position, String column) {
+    List<StructField> fields = new ArrayList<>(Arrays.asList(struct.fields()));
+    if (position == null) {
+      fields.add(field);
+    } else if (position.first()) {
+      fields.add(0, field);
+    } else {
+      int after = indexOf(struct, position.after());
+      if (after < 0) {
+        throw error(
+            "Cannot place column '%s' of table %s after '%s': no such column; the columns are"
+                + " %s.",
+            column, table, position.after(), String.join(", ", struct.fieldNames()));
+      }
+      fields.add(after + 1, field);
+    }
+    return new StructType(fields.toArray(new StructField[0]));
+  }
+
+  private void checkNotKey(List<String> path, String action) {
+    if (path.size() > 1) {
+      return;
+    }
+    String name = path.get(0);
+    String kind =
+        current.primaryKeys().contains(name)
+            ? "primary-key"
+            : current.partitionKeys().contains(name) ? "partition" : null;
+    if (kind != null) {
+      throw error(
+          "Cannot %s column '%s' of table %s: it is a %s column, and the table's files are"
+              + " keyed, sorted or placed by it. Fix: create a new table and copy the data"
+              + " (CREATE TABLE ... AS SELECT).",
+          action, name, table, kind);
+    }
+  }
+
+  private void checkNotInOptions(List<String> path, String action) {
+    if (path.size() == 1 && optionColumns.contains(path.get(0))) {
+      throw error(
+          "Cannot %s column '%s' of table %s: option '%s' or '%s' names it. Fix: change that"
+              + " option first.",
+          action,
+          path.get(0),
+          table,
+          TableOptions.SEQUENCE_FIELD.key(),
+          TableOptions.BUCKET_KEY.key());
+    }
+  }
+
+  private int valueColumns() {
+    int count = 0;
+    for (String name : columns.fieldNames()) {
+      if (!current.primaryKeys().contains(name) && !current.partitionKeys().contains(name)) {
+        count++;
+      }
+    }
+    return count;
+  }
+
+  private List<DataField> dataFields() {
+    List<DataField> fields = new ArrayList<>();
+    for (StructField field : columns.fields()) {
+      Metadata metadata = field.metadata();
+      String description =
+          metadata.contains(TypeJson.COMMENT_KEY) ? metadata.getString(TypeJson.COMMENT_KEY) : null;
+      fields.add(
+          new DataField(
+              DataField.fieldId(field),
+              field.name(),
+              field.dataType(),
+              field.nullable(),
+              description));
+    }
+    return fields;
+  }
+
+  private static StructField withComment(StructField field, @Nullable String comment) {
+    return new StructField(
+        field.name(),
+        field.dataType(),
+        field.nullable(),
+        metadata(DataField.fieldId(field), comment));
+  }
+
+  private static Metadata metadata(int id, @Nullable String comment) {
+    MetadataBuilder builder = new MetadataBuilder().putLong(DataField.FIELD_ID_KEY, id);
+    if (comment != null) {
+      builder.putString(TypeJson.COMMENT_KEY, comment);
+    }
+    return builder.build();
+  }
+
+  private static StructType replace(StructType struct, int index, StructField field) {
+    StructField[] fields = struct.fields().clone();
+    fields[index] = field;
+    return new StructType(fields);
+  }
+
+  private static int indexOf(StructType struct, String name) {
+    String[] names = struct.fieldNames();
+    for (int i = 0; i < names.length; i++) {
+      if (names[i].equals(name)) {
+        return i;
+      }
+    }
+    return -1;
+  }
+
+  private static String last(List<String> path) {
+    return path.get(path.size() - 1);
+  }
+
+  private static String display(List<String> path) {
+    return String.join(".", path);
+  }
+
+  private static BasaltException error(String template, Object... args) {
+    return new BasaltException(String.format(template, args));
+  }
+}
