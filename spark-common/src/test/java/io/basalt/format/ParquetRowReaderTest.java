@@ -88,6 +88,44 @@ class ParquetRowReaderTest {
   }
 
   @Test
+  void upCastsWidenedColumns() {
+    Path path = path("narrow.parquet");
+    StructType written =
+        new StructType(
+            new StructField[] {
+              withId("b", DataTypes.ByteType, 1),
+              withId("i", DataTypes.IntegerType, 2),
+              withId("f", DataTypes.FloatType, 3),
+              withId("d", DataTypes.createDecimalType(5, 2), 4),
+              withId("w", DataTypes.createDecimalType(12, 2), 5)
+            });
+    org.apache.spark.sql.types.Decimal small =
+        org.apache.spark.sql.types.Decimal.apply(new java.math.BigDecimal("123.45"));
+    org.apache.spark.sql.types.Decimal wide =
+        org.apache.spark.sql.types.Decimal.apply(new java.math.BigDecimal("1234567890.12"));
+    ParquetRoundTripTest.write(
+        path,
+        written,
+        List.of(
+            new GenericInternalRow(new Object[] {(byte) -3, -7, 1.5f, small, wide}),
+            new GenericInternalRow(new Object[] {null, null, null, null, null})));
+    StructType read =
+        new StructType(
+            new StructField[] {
+              withId("b", DataTypes.LongType, 1),
+              withId("i", DataTypes.LongType, 2),
+              withId("f", DataTypes.DoubleType, 3),
+              withId("d", DataTypes.createDecimalType(20, 2), 4),
+              withId("w", DataTypes.createDecimalType(30, 2), 5)
+            });
+    List<List<Object>> rows = ParquetRoundTripTest.read(path, read);
+    assertThat(rows.get(0).subList(0, 3)).containsExactly(-3L, -7L, 1.5d);
+    assertThat(rows.get(0).get(3).toString()).isEqualTo("123.45");
+    assertThat(rows.get(0).get(4).toString()).isEqualTo("1234567890.12");
+    assertThat(rows.get(1)).containsOnlyNulls();
+  }
+
+  @Test
   void projectsNestedStructFields() {
     Path path = path("nested.parquet");
     ParquetRoundTripTest.write(path, ALL_TYPES, ParquetRoundTripTest.sampleRows());
