@@ -137,6 +137,11 @@ class SchemaEvolutionIT extends SparkTestBase {
     assertThat(byOption.collectAsList().get(0).toString()).isEqualTo("[1,a,10]");
     Dataset<Row> byTag = spark.read().format("paimon").option("scan.tag-name", "first").load(path);
     assertThat(byTag.schema().fieldNames()).containsExactly("id", "name", "gone");
+    // on a table name, the read options cannot change the resolved columns: the old snapshot's
+    // rows come in the current columns, matched by field id
+    Dataset<Row> byName = spark.read().option("scan.snapshot-id", "1").table("se.tt");
+    assertThat(byName.schema().fieldNames()).containsExactly("id", "title", "added");
+    assertThat(byName.collectAsList().get(0).toString()).isEqualTo("[1,a,null]");
     // the latest schema by path, without time travel
     assertThat(spark.read().format("paimon").load(path).schema().fieldNames())
         .containsExactly("id", "title", "added");
