@@ -186,7 +186,7 @@ public final class SchemaEvolution {
                 "Cannot change column '%s' of table %s from %s to %s: only widening is allowed"
                     + " (TINYINT to SMALLINT to INT to BIGINT, FLOAT to DOUBLE, DECIMAL to a"
                     + " larger precision with the same scale). Fix: add a new column of type %s"
-                    + " and copy the values with UPDATE or INSERT OVERWRITE.",
+                    + " and copy the values into it (INSERT OVERWRITE).",
                 column, table, from.sql(), update.newType().sql(), update.newType().sql());
           }
           return new StructField(

@@ -266,6 +266,7 @@ final class VectorizedSplitReader implements PartitionReader<ColumnarBatch> {
         footerReader.detachFileInputStream();
       }
       MessageType fileSchema = footer.getFileMetaData().getSchema();
+      checkFieldIds(path, fileSchema);
       TaskAttemptContextImpl context =
           new TaskAttemptContextImpl(conf, new TaskAttemptID("basalt", 0, TaskType.MAP, 0, 0));
       // The context holds a copy of conf: the filter is for this file only.
@@ -314,6 +315,25 @@ final class VectorizedSplitReader implements PartitionReader<ColumnarBatch> {
         } catch (IOException ignored) {
           // the original failure is what matters
         }
+      }
+    }
+  }
+
+  /**
+   * Fails clearly on a file without Parquet field ids: columns are matched by id, and every Basalt
+   * and Paimon data file carries them, so such a file was put there by something else.
+   */
+  private static void checkFieldIds(Path path, MessageType fileSchema) {
+    for (Type field : fileSchema.getFields()) {
+      if (field.getId() == null) {
+        throw new BasaltException(
+            "Data file "
+                + path
+                + " has no Parquet field id on column "
+                + field.getName()
+                + ", so its columns cannot be matched to the table's; Basalt and Paimon write"
+                + " field ids on every column, so the file was not written by either. Fix:"
+                + " restore the file from a backup.");
       }
     }
   }

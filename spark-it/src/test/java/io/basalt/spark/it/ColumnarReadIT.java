@@ -273,7 +273,7 @@ class ColumnarReadIT extends SparkTestBase {
   }
 
   @Test
-  void fileWithoutARequestedColumnFailsClearly() throws IOException {
+  void fileWithoutFieldIdsFailsClearly() throws IOException {
     sql("CREATE TABLE col.broken (id BIGINT, s STRING)");
     sql("INSERT INTO col.broken VALUES (1, 'a')");
     Path table = tablePath("col", "broken");
@@ -290,6 +290,7 @@ class ColumnarReadIT extends SparkTestBase {
     Files.copy(written, table.resolve(files.get(0)), StandardCopyOption.REPLACE_EXISTING);
     deleteRecursively(foreign);
     assertThatThrownBy(() -> sql("SELECT id, s FROM col.broken"))
-        .hasStackTraceContaining("has no column s");
+        .hasStackTraceContaining("has no Parquet field id on column id")
+        .hasStackTraceContaining("the file was not written by either");
   }
 }
