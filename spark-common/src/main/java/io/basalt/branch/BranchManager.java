@@ -172,7 +172,7 @@ public final class BranchManager {
       throw new BasaltException(
           String.format(
               "Invalid branch name '%s' for table %s: a branch name must be non-blank, without"
-                  + " whitespace, '/', '\\\\' or '$', must not start with '.' and must not be"
+                  + " whitespace, '/', '\\' or '$', must not start with '.' and must not be"
                   + " only digits (those are snapshot ids)",
               name, tableName));
     }

@@ -122,6 +122,22 @@ class BranchesIT extends SparkTestBase {
   }
 
   @Test
+  void overwriteAndCompactOnABranch() {
+    threeCommits("ops");
+    sql("CALL paimon.sys.create_tag('br.ops', 't', 3)");
+    sql("CALL paimon.sys.create_branch('br.ops', 'b', 't')");
+    List<String> mainSnapshots = fileNames(table("ops").resolve("snapshot"), "snapshot-");
+    sql("INSERT OVERWRITE br.`ops$branch_b` VALUES (7, 'p'), (8, 'q')");
+    sql("INSERT INTO br.`ops$branch_b` VALUES (7, 'p2')");
+    assertThat(rows("CALL paimon.sys.compact(table => 'br.ops$branch_b')")).hasSize(1);
+    assertThat(rows("SELECT commit_kind FROM br.`ops$branch_b$snapshots` ORDER BY snapshot_id"))
+        .containsExactly("APPEND", "APPEND", "COMPACT", "OVERWRITE");
+    assertThat(rows("SELECT * FROM br.`ops$branch_b`")).containsExactly("7,p2", "8,q");
+    assertThat(rows("SELECT * FROM br.ops")).containsExactly("1,a", "2,b2", "3,c");
+    assertThat(fileNames(table("ops").resolve("snapshot"), "snapshot-")).isEqualTo(mainSnapshots);
+  }
+
+  @Test
   void deleteBranchRemovesItsMetadataAndFiles() {
     threeCommits("del");
     sql("CALL paimon.sys.create_tag('br.del', 't', 3)");
