@@ -11,6 +11,7 @@ import io.basalt.manifest.FileKind;
 import io.basalt.manifest.ManifestEntry;
 import io.basalt.manifest.ManifestFileMeta;
 import io.basalt.manifest.ManifestFiles;
+import io.basalt.schema.SchemaManager;
 import io.basalt.snapshot.Snapshot;
 import io.basalt.snapshot.SnapshotManager;
 import io.basalt.table.FileStoreTable;
@@ -130,7 +131,11 @@ public final class FileReferences {
       names.add(TablePaths.MAIN_BRANCH);
     }
     for (String name : names) {
-      if (!name.equals(table.branch())) {
+      // a branch still being created has no schema yet, and then no snapshot or tag either
+      if (!name.equals(table.branch())
+          && new SchemaManager(table.fileIO(), table.paths().withBranch(name))
+              .latest()
+              .isPresent()) {
         addBranch(table.switchToBranch(name));
       }
     }

@@ -147,6 +147,38 @@ class RollbackIT extends SparkTestBase {
   }
 
   @Test
+  void keepsWhatABranchUses() {
+    commits("branched", 3);
+    sql("CALL paimon.sys.create_tag('rb.branched', 'late', 3)");
+    sql("CALL paimon.sys.create_branch('rb.branched', 'b', 'late')");
+    List<String> branchRows = rows("SELECT * FROM rb.`branched$branch_b`");
+
+    sql("CALL paimon.sys.rollback(table => 'rb.branched', version => '1')");
+    // the tag on snapshot 3 goes with it, but the branch started from it keeps its files
+    assertThat(tagFiles("branched")).isEmpty();
+    assertThat(rows("SELECT * FROM rb.branched")).containsExactly("1,v1");
+    assertThat(rows("SELECT * FROM rb.`branched$branch_b`"))
+        .isEqualTo(branchRows)
+        .containsExactly("1,one-3", "2,v2", "3,v3");
+  }
+
+  @Test
+  void rollsBackABranchOnly() {
+    commits("on_branch", 2);
+    sql("CALL paimon.sys.create_branch('rb.on_branch', 'b')");
+    sql("INSERT INTO rb.`on_branch$branch_b` VALUES (5, 'b1')");
+    sql("INSERT INTO rb.`on_branch$branch_b` VALUES (6, 'b2')");
+    List<String> mainRows = rows("SELECT * FROM rb.on_branch");
+
+    sql("CALL paimon.sys.rollback(table => 'rb.on_branch$branch_b', snapshot => 1)");
+    assertThat(rows("SELECT * FROM rb.`on_branch$branch_b`")).containsExactly("5,b1");
+    assertThat(fileNames(table("on_branch").resolve("branch/branch-b/snapshot"), "snapshot-"))
+        .containsExactly("snapshot-1");
+    assertThat(snapshotFiles("on_branch")).containsExactly("snapshot-1", "snapshot-2");
+    assertThat(rows("SELECT * FROM rb.on_branch")).isEqualTo(mainRows);
+  }
+
+  @Test
   void badInputNamesTheValueAndChangesNothing() {
     commits("bad", 3);
     sql("CALL paimon.sys.create_tag('rb.bad', 'a', 2)");
