@@ -174,11 +174,10 @@ public class SparkCatalog
 
   @Override
   public Table loadTable(Identifier ident) throws NoSuchTableException {
-    int separator = ident.name().lastIndexOf(SystemTables.SEPARATOR);
-    if (separator > 0 && !tableExists(ident)) {
-      // Paimon's system tables: `t$snapshots` and friends
-      Identifier base = Identifier.of(ident.namespace(), ident.name().substring(0, separator));
-      return SystemTables.load(loadFileStoreTable(base), ident.name().substring(separator + 1));
+    TableName parsed = TableName.parse(ident, tableExists(ident));
+    if (parsed.systemTable() != null) {
+      // Paimon's system tables: `t$snapshots`, `t$branch_b$snapshots` and friends
+      return SystemTables.load(loadFileStoreTable(parsed.dataTable()), parsed.systemTable());
     }
     return new SparkTable(loadFileStoreTable(ident));
   }
@@ -221,8 +220,25 @@ public class SparkCatalog
         : table.copyWithSchema(table.schemaManager().schema(snapshot.schemaId()));
   }
 
-  /** Loads the engine table behind {@code ident}. */
+  /**
+   * Loads the engine table behind {@code ident}: {@code t}, or branch b of it as {@code
+   * t$branch_b}.
+   *
+   * @throws BasaltException naming the existing branches when the branch does not exist
+   */
   public FileStoreTable loadFileStoreTable(Identifier ident) throws NoSuchTableException {
+    TableName parsed = TableName.parse(ident, tableExists(ident));
+    if (parsed.systemTable() != null) {
+      throw new NoSuchTableException(ident);
+    }
+    if (parsed.branch() != null) {
+      FileStoreTable table = loadBaseTable(parsed.base());
+      return checkSchemaOfLatestSnapshot(table.switchToBranch(parsed.branch()));
+    }
+    return loadBaseTable(ident);
+  }
+
+  private FileStoreTable loadBaseTable(Identifier ident) throws NoSuchTableException {
     if (isPathIdentifier(ident)) {
       Path path = new Path(ident.name());
       try {

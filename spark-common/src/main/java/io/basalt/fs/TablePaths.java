@@ -6,23 +6,68 @@ import org.apache.hadoop.fs.Path;
 
 /**
  * Where a table's files live (format-notes.md section 1): schema, snapshot and manifest directories
- * under the table root, data under {@code <partition path>/bucket-<n>/}.
+ * under the table root, data under {@code <partition path>/bucket-<n>/}. A branch other than {@link
+ * #MAIN_BRANCH} keeps its own schema, snapshot and tag directories under {@code
+ * branch/branch-<name>/}; manifests, index and data files stay under the table root, shared by all
+ * branches.
  */
 public final class TablePaths implements Serializable {
   private static final long serialVersionUID = 1L;
 
-  private final String root;
+  /** The branch whose metadata lives directly under the table root. */
+  public static final String MAIN_BRANCH = "main";
 
+  /** The prefix of a branch directory under {@code branch/}. */
+  public static final String BRANCH_PREFIX = "branch-";
+
+  private final String root;
+  private final String branch;
+
+  /** The paths of the main branch of the table at {@code root}. */
   public TablePaths(Path root) {
-    this.root = root.toString();
+    this(root.toString(), MAIN_BRANCH);
+  }
+
+  private TablePaths(String root, String branch) {
+    this.root = root;
+    this.branch = branch;
+  }
+
+  /** The same table seen through branch {@code name} ({@link #MAIN_BRANCH} for the root). */
+  public TablePaths withBranch(String name) {
+    return new TablePaths(root, name);
+  }
+
+  /** The branch these paths address. */
+  public String branch() {
+    return branch;
+  }
+
+  public boolean isMainBranch() {
+    return MAIN_BRANCH.equals(branch);
   }
 
   public Path root() {
     return new Path(root);
   }
 
+  /** The directory holding every branch's directory: {@code <root>/branch}. */
+  public Path branchesDir() {
+    return new Path(root, "branch");
+  }
+
+  /** The metadata directory of branch {@code name}: the root for main. */
+  public Path branchDir(String name) {
+    return MAIN_BRANCH.equals(name) ? root() : new Path(branchesDir(), BRANCH_PREFIX + name);
+  }
+
+  /** Where this branch's schema, snapshot and tag directories live. */
+  private Path metadataRoot() {
+    return branchDir(branch);
+  }
+
   public Path schemaDir() {
-    return new Path(root, "schema");
+    return new Path(metadataRoot(), "schema");
   }
 
   public Path schemaFile(long id) {
@@ -30,7 +75,7 @@ public final class TablePaths implements Serializable {
   }
 
   public Path snapshotDir() {
-    return new Path(root, "snapshot");
+    return new Path(metadataRoot(), "snapshot");
   }
 
   public Path snapshotFile(long id) {
@@ -38,7 +83,7 @@ public final class TablePaths implements Serializable {
   }
 
   public Path tagDir() {
-    return new Path(root, "tag");
+    return new Path(metadataRoot(), "tag");
   }
 
   /** The file of tag {@code name}: {@code tag/tag-<name>}, holding the tagged snapshot's JSON. */

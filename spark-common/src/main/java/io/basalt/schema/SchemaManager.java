@@ -6,6 +6,9 @@ import io.basalt.fs.TablePaths;
 import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
 import java.util.Optional;
 import java.util.OptionalLong;
 import org.apache.hadoop.fs.FileStatus;
@@ -55,6 +58,23 @@ public final class SchemaManager {
     } catch (IOException e) {
       throw new UncheckedIOException("Failed to write schema " + schema.id() + " of " + paths, e);
     }
+  }
+
+  /** The ids of every schema file present, ascending. */
+  public List<Long> ids() {
+    List<Long> ids = new ArrayList<>();
+    for (FileStatus status : fileIO.list(paths.schemaDir())) {
+      String name = status.getPath().getName();
+      if (name.startsWith(PREFIX)) {
+        try {
+          ids.add(Long.parseLong(name.substring(PREFIX.length())));
+        } catch (NumberFormatException e) {
+          continue; // a foreign file in schema/; not ours to interpret
+        }
+      }
+    }
+    Collections.sort(ids);
+    return ids;
   }
 
   private OptionalLong latestId() {

@@ -6,6 +6,9 @@ import io.basalt.fs.TablePaths;
 import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
 import java.util.Optional;
 import java.util.OptionalLong;
 import org.apache.hadoop.fs.FileStatus;
@@ -95,6 +98,63 @@ public final class SnapshotManager {
   public void deleteSnapshot(long id, long newEarliest) throws IOException {
     writeHint("EARLIEST", newEarliest);
     fileIO.delete(paths.snapshotFile(id), false);
+  }
+
+  /**
+   * Writes {@code snapshot}'s file under its own id when it is absent (a branch starting from a
+   * tag, a rollback to a tag whose snapshot expired, a fast-forward), and points {@code LATEST} at
+   * it. Returns false when a snapshot with that id exists already.
+   */
+  public boolean restore(Snapshot snapshot) throws IOException {
+    return tryCommit(snapshot);
+  }
+
+  /**
+   * Deletes snapshot {@code id}'s file and nothing else (rollback, fast-forward): the caller moves
+   * the hints.
+   */
+  public void deleteFile(long id) {
+    fileIO.delete(paths.snapshotFile(id), false);
+  }
+
+  /** Points the {@code LATEST} hint at {@code id}. */
+  public void writeLatestHint(long id) throws IOException {
+    writeHint("LATEST", id);
+  }
+
+  /** Points the {@code EARLIEST} hint at {@code id}. */
+  public void writeEarliestHint(long id) throws IOException {
+    writeHint("EARLIEST", id);
+  }
+
+  /** Removes both hints, so readers list the directory until they are written again. */
+  public void deleteHints() {
+    fileIO.delete(new Path(paths.snapshotDir(), "LATEST"), false);
+    fileIO.delete(new Path(paths.snapshotDir(), "EARLIEST"), false);
+  }
+
+  /** The ids of every snapshot file present, ascending. */
+  public List<Long> ids() {
+    List<Long> ids = new ArrayList<>();
+    for (FileStatus status : fileIO.list(paths.snapshotDir())) {
+      long id = idOf(status.getPath().getName());
+      if (id > 0) {
+        ids.add(id);
+      }
+    }
+    Collections.sort(ids);
+    return ids;
+  }
+
+  private static long idOf(String fileName) {
+    if (!fileName.startsWith(PREFIX)) {
+      return -1;
+    }
+    try {
+      return Long.parseLong(fileName.substring(PREFIX.length()));
+    } catch (NumberFormatException e) {
+      return -1; // not a snapshot file (e.g. a foreign file); ignore it
+    }
   }
 
   private OptionalLong readHint(String name) {

@@ -1,6 +1,7 @@
 package io.basalt.table;
 
 import io.basalt.BasaltException;
+import io.basalt.branch.BranchManager;
 import io.basalt.fs.DataFilePaths;
 import io.basalt.fs.FileIO;
 import io.basalt.fs.TablePaths;
@@ -86,6 +87,49 @@ public final class FileStoreTable implements Serializable {
       throw new BasaltException("Table " + name + " already exists at " + root);
     }
     return new FileStoreTable(fileIO, paths, name, schema, Map.of());
+  }
+
+  /** The branch a table name selects after {@link #BRANCH_MARKER}: {@code t$branch_<name>}. */
+  public static final String BRANCH_MARKER = "$branch_";
+
+  /**
+   * This table seen through branch {@code branch}, with the branch's latest schema; {@link
+   * TablePaths#MAIN_BRANCH} is the table itself. Its name is {@code <table>$branch_<branch>}.
+   *
+   * @throws BasaltException naming the existing branches when the branch does not exist
+   */
+  public FileStoreTable switchToBranch(String branch) {
+    branchManager().checkExists(branch);
+    TablePaths branchPaths = paths.withBranch(branch);
+    String base = baseName();
+    String branchName = branchPaths.isMainBranch() ? base : base + BRANCH_MARKER + branch;
+    TableSchema branchSchema =
+        new SchemaManager(fileIO, branchPaths)
+            .latest()
+            .orElseThrow(
+                () ->
+                    new BasaltException(
+                        String.format(
+                            "Branch '%s' of table %s has no schema file under %s; it is damaged."
+                                + " Fix: delete the branch and create it again.",
+                            branch, base, branchPaths.schemaDir())));
+    return new FileStoreTable(fileIO, branchPaths, branchName, branchSchema, dynamicOptions);
+  }
+
+  /** The branch this handle reads and writes ({@link TablePaths#MAIN_BRANCH} by default). */
+  public String branch() {
+    return paths.branch();
+  }
+
+  /** The table's name without a {@code $branch_<name>} suffix. */
+  public String baseName() {
+    int marker = name.indexOf(BRANCH_MARKER);
+    return paths.isMainBranch() || marker < 0 ? name : name.substring(0, marker);
+  }
+
+  /** The table's branches; names in its messages are the table's base name. */
+  public BranchManager branchManager() {
+    return new BranchManager(fileIO, paths, baseName());
   }
 
   /** A copy whose options are overridden by {@code options} (read or write options). */

@@ -12,10 +12,15 @@ public final class Procedures {
   public static List<String> names() {
     return List.of(
         CompactProcedure.NAME,
+        CreateBranchProcedure.NAME,
         CreateTagProcedure.NAME,
+        DeleteBranchProcedure.NAME,
         DeleteTagProcedure.NAME,
         ExpireSnapshotsProcedure.NAME,
-        RenameTagProcedure.NAME);
+        FastForwardProcedure.NAME,
+        RenameTagProcedure.NAME,
+        RollbackProcedure.NAME,
+        RollbackToTimestampProcedure.NAME);
   }
 
   /** The procedure called {@code name}, or null. */
@@ -35,6 +40,27 @@ public final class Procedures {
     }
     if (RenameTagProcedure.NAME.equalsIgnoreCase(name)) {
       return new RenameTagProcedure(catalog);
+    }
+    return loadHistoryProcedure(catalog, name);
+  }
+
+  /** Rollback and branch procedures. */
+  @Nullable
+  private static UnboundProcedure loadHistoryProcedure(SparkCatalog catalog, String name) {
+    if (RollbackProcedure.NAME.equalsIgnoreCase(name)) {
+      return new RollbackProcedure(catalog);
+    }
+    if (RollbackToTimestampProcedure.NAME.equalsIgnoreCase(name)) {
+      return new RollbackToTimestampProcedure(catalog);
+    }
+    if (CreateBranchProcedure.NAME.equalsIgnoreCase(name)) {
+      return new CreateBranchProcedure(catalog);
+    }
+    if (DeleteBranchProcedure.NAME.equalsIgnoreCase(name)) {
+      return new DeleteBranchProcedure(catalog);
+    }
+    if (FastForwardProcedure.NAME.equalsIgnoreCase(name)) {
+      return new FastForwardProcedure(catalog);
     }
     return null;
   }

@@ -23,6 +23,7 @@ public final class SystemTables {
     TABLES.put("manifests", ManifestsTable::new);
     TABLES.put("partitions", PartitionsTable::new);
     TABLES.put("buckets", BucketsTable::new);
+    TABLES.put("branches", BranchesTable::new);
   }
 
   private SystemTables() {}
