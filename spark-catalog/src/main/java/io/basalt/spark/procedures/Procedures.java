@@ -13,9 +13,12 @@ public final class Procedures {
     return List.of(
         CompactProcedure.NAME,
         CreateTagProcedure.NAME,
+        CreateTagFromTimestampProcedure.NAME,
         DeleteTagProcedure.NAME,
         ExpireSnapshotsProcedure.NAME,
-        RenameTagProcedure.NAME);
+        ExpireTagsProcedure.NAME,
+        RenameTagProcedure.NAME,
+        ReplaceTagProcedure.NAME);
   }
 
   /** The procedure called {@code name}, or null. */
@@ -35,6 +38,15 @@ public final class Procedures {
     }
     if (RenameTagProcedure.NAME.equalsIgnoreCase(name)) {
       return new RenameTagProcedure(catalog);
+    }
+    if (ReplaceTagProcedure.NAME.equalsIgnoreCase(name)) {
+      return new ReplaceTagProcedure(catalog);
+    }
+    if (CreateTagFromTimestampProcedure.NAME.equalsIgnoreCase(name)) {
+      return new CreateTagFromTimestampProcedure(catalog);
+    }
+    if (ExpireTagsProcedure.NAME.equalsIgnoreCase(name)) {
+      return new ExpireTagsProcedure(catalog);
     }
     return null;
   }
