@@ -61,6 +61,13 @@ class TagProceduresIT extends SparkTestBase {
     assertThat(json).containsPattern("\"tagCreateTime\" : \\[ \\d{4}, \\d+, \\d+, \\d+, \\d+");
     assertThat(json).contains("\"id\" : 1");
     assertThat(rows("SELECT * FROM tp.retained VERSION AS OF 'kept'")).containsExactly("1,v1");
+    sql("CALL paimon.sys.create_tag('tp.retained', 'plain', 2)");
+    assertThat(
+            rows(
+                "SELECT tag_name, snapshot_id, create_time IS NOT NULL, time_retained"
+                    + " FROM tp.`retained$tags`"))
+        .containsExactly("kept,1,true,PT24H", "plain,2,false,null");
+    sql("CALL paimon.sys.delete_tag('tp.retained', 'plain')");
     // not yet expired
     assertThat(rows("CALL paimon.sys.expire_tags(table => 'tp.retained')")).isEmpty();
     assertThat(tags("retained")).containsExactly("tag-kept");
