@@ -45,4 +45,20 @@ public final class WriteOptions {
           .description(
               "The most spill files one bucket writer keeps; when reached, the writer writes its"
                   + " rows out as a level-0 file instead.");
+
+  public static final ConfigOption<Long> END_INPUT_WATERMARK =
+      ConfigOption.key("end-input.watermark")
+          .longType()
+          .description(
+              "A write option: the watermark (epoch milliseconds) the write's snapshot records."
+                  + " A snapshot keeps the larger of this and the previous snapshot's watermark."
+                  + " Read back with VERSION AS OF 'watermark-<n>' or 'scan.watermark'.");
+
+  public static final ConfigOption<String> SINK_WATERMARK_TIME_ZONE =
+      ConfigOption.key("sink.watermark-time-zone")
+          .stringType()
+          .defaultValue("UTC")
+          .description(
+              "The time zone in which watermarks are read as local times, e.g. to name"
+                  + " 'watermark' automatic tags.");
 }

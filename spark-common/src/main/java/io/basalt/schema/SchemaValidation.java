@@ -5,6 +5,7 @@ import io.basalt.data.ValueComparators;
 import io.basalt.options.CompactionSettings;
 import io.basalt.options.Options;
 import io.basalt.options.TableOptions;
+import io.basalt.tag.TagSettings;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -59,6 +60,7 @@ public final class SchemaValidation {
     CompactionSettings.of(options);
     sequenceFields(schema, options, table);
     options.get(TableOptions.SEQUENCE_FIELD_SORT_ORDER);
+    TagSettings.of(options);
   }
 
   /**

@@ -25,6 +25,16 @@ public final class SnapshotParser {
 
   /** The JSON text of {@code snapshot}. */
   public static String toJson(Snapshot snapshot) {
+    return toJson(snapshot, json -> {});
+  }
+
+  /** Writes more fields after a snapshot's own ones (the tag fields). */
+  interface ExtraFields {
+    void write(JsonGenerator json) throws IOException;
+  }
+
+  /** The JSON text of {@code snapshot} followed by {@code extra} fields. */
+  static String toJson(Snapshot snapshot, ExtraFields extra) {
     try {
       StringWriter writer = new StringWriter();
       try (JsonGenerator json = MAPPER.getFactory().createGenerator(writer)) {
@@ -68,6 +78,7 @@ public final class SnapshotParser {
           json.writeEndObject();
         }
         writeOptional(json, "nextRowId", snapshot.nextRowId());
+        extra.write(json);
         json.writeEndObject();
       }
       return writer.toString();
@@ -90,6 +101,11 @@ public final class SnapshotParser {
    * @throws BasaltException when the text is not a valid snapshot or its version is too new
    */
   public static Snapshot fromJson(String text, String fileName) {
+    return fromObject(readObject(text, fileName), fileName);
+  }
+
+  /** Parses {@code text} as a JSON object, failing as a corrupt snapshot file otherwise. */
+  static ObjectNode readObject(String text, String fileName) {
     JsonNode node;
     try {
       node = MAPPER.readTree(text);
@@ -99,8 +115,13 @@ public final class SnapshotParser {
     if (node == null || !node.isObject()) {
       throw new BasaltException("Snapshot file " + fileName + " is corrupt: not a JSON object");
     }
+    return (ObjectNode) node;
+  }
+
+  /** The snapshot of a parsed snapshot (or tag) JSON object. */
+  static Snapshot fromObject(ObjectNode node, String fileName) {
     try {
-      return parse((ObjectNode) node, fileName);
+      return parse(node, fileName);
     } catch (RuntimeException e) {
       throw new BasaltException("Snapshot file " + fileName + " is corrupt: " + e.getMessage(), e);
     }

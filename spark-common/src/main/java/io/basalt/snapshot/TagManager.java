@@ -6,12 +6,16 @@ import io.basalt.fs.TablePaths;
 import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.time.Duration;
+import java.time.LocalDateTime;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
+import javax.annotation.Nullable;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.Path;
 
@@ -19,7 +23,11 @@ import org.apache.hadoop.fs.Path;
  * Reads and writes a table's tags: named, long-lived references to a snapshot. A tag is the file
  * {@code tag/tag-<name>} holding exactly the tagged snapshot's JSON (format-notes.md section 3), so
  * a tag stays readable after its snapshot expired; expiration keeps the files tags reference. Tags
- * are created atomically: creating an existing tag fails instead of replacing it.
+ * are created atomically: creating an existing tag fails instead of replacing it. A tag created
+ * with a retention time also records its creation time ({@link Tag}).
+ *
+ * <p>This class handles tag files only; deleting the data files a removed tag alone kept alive is
+ * {@code io.basalt.tag.TagDeletion}'s job.
  */
 public final class TagManager {
   private static final String PREFIX = "tag-";
@@ -56,6 +64,33 @@ public final class TagManager {
     return tags;
   }
 
+  /** Every tag with its retention fields, sorted by name. */
+  public List<Tag> tagObjects() {
+    List<Tag> tags = new ArrayList<>();
+    for (String name : tagNames()) {
+      tagObject(name).ifPresent(tags::add);
+    }
+    return tags;
+  }
+
+  /** The modification time (epoch millis) of each tag file, by tag name. */
+  public Map<String, Long> modificationTimes() {
+    Map<String, Long> times = new HashMap<>();
+    for (FileStatus status : fileIO.list(paths.tagDir())) {
+      String file = status.getPath().getName();
+      if (status.isFile() && file.startsWith(PREFIX) && file.length() > PREFIX.length()) {
+        times.put(file.substring(PREFIX.length()), status.getModificationTime());
+      }
+    }
+    return times;
+  }
+
+  /** Tag {@code name} with its retention fields, if it exists. */
+  public Optional<Tag> tagObject(String name) {
+    return readText(name)
+        .map(text -> TagParser.fromJson(name, text, paths.tagFile(name).toString()));
+  }
+
   /** Whether tag {@code name} exists. */
   public boolean exists(String name) {
     return isValidName(name) && fileIO.exists(paths.tagFile(name));
@@ -63,12 +98,17 @@ public final class TagManager {
 
   /** The snapshot tag {@code name} references, if the tag exists. */
   public Optional<Snapshot> tag(String name) {
+    return readText(name)
+        .map(text -> SnapshotParser.fromJson(text, paths.tagFile(name).toString()));
+  }
+
+  private Optional<String> readText(String name) {
     if (!isValidName(name)) {
       return Optional.empty();
     }
     Path file = paths.tagFile(name);
     try {
-      return Optional.of(SnapshotParser.fromJson(fileIO.readUtf8(file), file.toString()));
+      return Optional.of(fileIO.readUtf8(file));
     } catch (FileNotFoundException e) {
       return Optional.empty();
     } catch (IOException e) {
@@ -91,10 +131,47 @@ public final class TagManager {
    * @throws BasaltException when the name is invalid or the tag exists already
    */
   public void create(String name, Snapshot snapshot) {
+    create(name, snapshot, null);
+  }
+
+  /**
+   * Creates tag {@code name} on {@code snapshot}, kept for {@code timeRetained} from now when it is
+   * not null (the tag file then records the creation time too).
+   *
+   * @throws BasaltException when the name is invalid or the tag exists already
+   */
+  public void create(String name, Snapshot snapshot, @Nullable Duration timeRetained) {
     checkName(name);
+    createText(name, tagText(snapshot, timeRetained));
+  }
+
+  /**
+   * Points the existing tag {@code name} at {@code snapshot} with retention {@code timeRetained}
+   * (creation time now). Like Paimon, the file is overwritten in place.
+   *
+   * @return the tag as it was before
+   * @throws BasaltException when the tag does not exist
+   */
+  public Tag replace(String name, Snapshot snapshot, @Nullable Duration timeRetained) {
+    Tag previous = tagObject(name).orElseThrow(() -> missing(name));
+    try {
+      fileIO.overwriteUtf8(paths.tagFile(name), tagText(snapshot, timeRetained));
+    } catch (IOException e) {
+      throw new UncheckedIOException("Failed to write tag file " + paths.tagFile(name), e);
+    }
+    return previous;
+  }
+
+  private static String tagText(Snapshot snapshot, @Nullable Duration timeRetained) {
+    return timeRetained == null
+        ? SnapshotParser.toJson(snapshot)
+        : TagParser.toJson(snapshot, LocalDateTime.now(), timeRetained);
+  }
+
+  private void createText(String name, String text) {
     boolean created;
     try {
-      created = fileIO.tryCreateAtomically(paths.tagFile(name), SnapshotParser.toJson(snapshot));
+      created = fileIO.tryCreateAtomically(paths.tagFile(name), text);
     } catch (IOException e) {
       throw new UncheckedIOException("Failed to write tag file " + paths.tagFile(name), e);
     }
@@ -108,7 +185,8 @@ public final class TagManager {
   }
 
   /**
-   * Deletes tag {@code name}. The files only it kept alive are removed by the next expiration.
+   * Deletes the file of tag {@code name} only; {@code io.basalt.tag.TagDeletion} also deletes the
+   * data files only the tag kept alive.
    *
    * @throws BasaltException when the tag does not exist
    */
@@ -125,8 +203,10 @@ public final class TagManager {
    * @throws BasaltException when {@code from} does not exist or {@code to} exists already
    */
   public void rename(String from, String to) {
-    Snapshot snapshot = get(from);
-    create(to, snapshot);
+    // copy the file as it is, so the creation time and retention move along
+    String text = readText(from).orElseThrow(() -> missing(from));
+    checkName(to);
+    createText(to, text);
     fileIO.delete(paths.tagFile(from), false);
   }
 

@@ -5,6 +5,7 @@ import io.basalt.spark.SparkCatalog;
 import io.basalt.table.FileStoreTable;
 import java.util.Collections;
 import java.util.Iterator;
+import java.util.List;
 import org.apache.spark.sql.catalyst.InternalRow;
 import org.apache.spark.sql.catalyst.analysis.NoSuchTableException;
 import org.apache.spark.sql.catalyst.expressions.GenericInternalRow;
@@ -102,10 +103,18 @@ abstract class BaseProcedure implements UnboundProcedure, BoundProcedure {
     return Collections.<Scan>singletonList(new Result(row, output)).iterator();
   }
 
-  private record Result(InternalRow row, StructType readSchema) implements LocalScan {
-    @Override
-    public InternalRow[] rows() {
-      return new InternalRow[] {row};
+  /** The result of a call: one row of the output schema per entry of {@code rows}. */
+  final Iterator<Scan> results(List<Object[]> rows) {
+    InternalRow[] converted = new InternalRow[rows.size()];
+    for (int i = 0; i < converted.length; i++) {
+      converted[i] = new GenericInternalRow(rows.get(i));
+    }
+    return Collections.<Scan>singletonList(new Result(converted, output)).iterator();
+  }
+
+  private record Result(InternalRow[] rows, StructType readSchema) implements LocalScan {
+    Result(InternalRow row, StructType readSchema) {
+      this(new InternalRow[] {row}, readSchema);
     }
   }
 }

@@ -2,6 +2,7 @@ package io.basalt.spark.procedures;
 
 import io.basalt.spark.SparkCatalog;
 import io.basalt.table.FileStoreTable;
+import io.basalt.tag.TableTags;
 import java.util.Iterator;
 import org.apache.spark.sql.catalyst.InternalRow;
 import org.apache.spark.sql.connector.catalog.procedures.ProcedureParameter;
@@ -9,8 +10,8 @@ import org.apache.spark.sql.connector.read.Scan;
 import org.apache.spark.sql.types.DataTypes;
 
 /**
- * {@code CALL sys.delete_tag(table => 'db.t', tag => 'name')}: deletes a tag; the files only it
- * kept alive go with the next expiration. Fails when the tag does not exist.
+ * {@code CALL sys.delete_tag(table => 'db.t', tag => 'name')}: deletes a tag and, when its snapshot
+ * has expired, the files only the tag kept alive. Fails when the tag does not exist.
  */
 final class DeleteTagProcedure extends BaseProcedure {
   static final String NAME = "delete_tag";
@@ -27,7 +28,7 @@ final class DeleteTagProcedure extends BaseProcedure {
   @Override
   public Iterator<Scan> call(InternalRow input) {
     FileStoreTable table = loadTable(input.getUTF8String(0).toString());
-    table.tagManager().delete(input.getUTF8String(1).toString());
+    new TableTags(table).delete(input.getUTF8String(1).toString());
     return result(true);
   }
 }

@@ -1,67 +1,46 @@
 package io.basalt.spark.procedures;
 
 import io.basalt.spark.SparkCatalog;
+import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.function.Function;
 import javax.annotation.Nullable;
 import org.apache.spark.sql.connector.catalog.procedures.UnboundProcedure;
 
 /** The procedures of the {@code sys} namespace, by name. */
 public final class Procedures {
+  private static final Map<String, Function<SparkCatalog, UnboundProcedure>> BY_NAME =
+      Map.ofEntries(
+          Map.entry(CompactProcedure.NAME, CompactProcedure::new),
+          Map.entry(ExpireSnapshotsProcedure.NAME, ExpireSnapshotsProcedure::new),
+          Map.entry(CreateTagProcedure.NAME, CreateTagProcedure::new),
+          Map.entry(ReplaceTagProcedure.NAME, ReplaceTagProcedure::new),
+          Map.entry(CreateTagFromTimestampProcedure.NAME, CreateTagFromTimestampProcedure::new),
+          Map.entry(DeleteTagProcedure.NAME, DeleteTagProcedure::new),
+          Map.entry(RenameTagProcedure.NAME, RenameTagProcedure::new),
+          Map.entry(ExpireTagsProcedure.NAME, ExpireTagsProcedure::new),
+          Map.entry(RollbackProcedure.NAME, RollbackProcedure::new),
+          Map.entry(RollbackToTimestampProcedure.NAME, RollbackToTimestampProcedure::new),
+          Map.entry(CreateBranchProcedure.NAME, CreateBranchProcedure::new),
+          Map.entry(DeleteBranchProcedure.NAME, DeleteBranchProcedure::new),
+          Map.entry(FastForwardProcedure.NAME, FastForwardProcedure::new));
+
   private Procedures() {}
 
+  /** Every procedure name, sorted. */
   public static List<String> names() {
-    return List.of(
-        CompactProcedure.NAME,
-        CreateBranchProcedure.NAME,
-        CreateTagProcedure.NAME,
-        DeleteBranchProcedure.NAME,
-        DeleteTagProcedure.NAME,
-        ExpireSnapshotsProcedure.NAME,
-        FastForwardProcedure.NAME,
-        RenameTagProcedure.NAME,
-        RollbackProcedure.NAME,
-        RollbackToTimestampProcedure.NAME);
+    List<String> names = new ArrayList<>(BY_NAME.keySet());
+    Collections.sort(names);
+    return names;
   }
 
-  /** The procedure called {@code name}, or null. */
+  /** The procedure called {@code name} (any case), or null. */
   @Nullable
   public static UnboundProcedure load(SparkCatalog catalog, String name) {
-    if (ExpireSnapshotsProcedure.NAME.equalsIgnoreCase(name)) {
-      return new ExpireSnapshotsProcedure(catalog);
-    }
-    if (CompactProcedure.NAME.equalsIgnoreCase(name)) {
-      return new CompactProcedure(catalog);
-    }
-    if (CreateTagProcedure.NAME.equalsIgnoreCase(name)) {
-      return new CreateTagProcedure(catalog);
-    }
-    if (DeleteTagProcedure.NAME.equalsIgnoreCase(name)) {
-      return new DeleteTagProcedure(catalog);
-    }
-    if (RenameTagProcedure.NAME.equalsIgnoreCase(name)) {
-      return new RenameTagProcedure(catalog);
-    }
-    return loadHistoryProcedure(catalog, name);
-  }
-
-  /** Rollback and branch procedures. */
-  @Nullable
-  private static UnboundProcedure loadHistoryProcedure(SparkCatalog catalog, String name) {
-    if (RollbackProcedure.NAME.equalsIgnoreCase(name)) {
-      return new RollbackProcedure(catalog);
-    }
-    if (RollbackToTimestampProcedure.NAME.equalsIgnoreCase(name)) {
-      return new RollbackToTimestampProcedure(catalog);
-    }
-    if (CreateBranchProcedure.NAME.equalsIgnoreCase(name)) {
-      return new CreateBranchProcedure(catalog);
-    }
-    if (DeleteBranchProcedure.NAME.equalsIgnoreCase(name)) {
-      return new DeleteBranchProcedure(catalog);
-    }
-    if (FastForwardProcedure.NAME.equalsIgnoreCase(name)) {
-      return new FastForwardProcedure(catalog);
-    }
-    return null;
+    Function<SparkCatalog, UnboundProcedure> factory = BY_NAME.get(name.toLowerCase(Locale.ROOT));
+    return factory == null ? null : factory.apply(catalog);
   }
 }

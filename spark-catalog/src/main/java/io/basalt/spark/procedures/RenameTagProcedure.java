@@ -2,6 +2,7 @@ package io.basalt.spark.procedures;
 
 import io.basalt.spark.SparkCatalog;
 import io.basalt.table.FileStoreTable;
+import io.basalt.tag.TableTags;
 import java.util.Iterator;
 import org.apache.spark.sql.catalyst.InternalRow;
 import org.apache.spark.sql.connector.catalog.procedures.ProcedureParameter;
@@ -28,7 +29,8 @@ final class RenameTagProcedure extends BaseProcedure {
   @Override
   public Iterator<Scan> call(InternalRow input) {
     FileStoreTable table = loadTable(input.getUTF8String(0).toString());
-    table.tagManager().rename(input.getUTF8String(1).toString(), input.getUTF8String(2).toString());
+    new TableTags(table)
+        .rename(input.getUTF8String(1).toString(), input.getUTF8String(2).toString());
     return result(true);
   }
 }

@@ -17,6 +17,7 @@ import io.basalt.options.CommitOptions;
 import io.basalt.options.CompactionSettings;
 import io.basalt.options.ManifestOptions;
 import io.basalt.options.Options;
+import io.basalt.options.WriteOptions;
 import io.basalt.predicate.Predicate;
 import io.basalt.snapshot.CommitKind;
 import io.basalt.snapshot.Snapshot;
@@ -54,6 +55,7 @@ public final class FileStoreCommit {
   private final long maxRetryWait;
   private final int mergeMinCount;
   private final long manifestTargetSize;
+  @Nullable private final Long endInputWatermark;
 
   public FileStoreCommit(FileStoreTable table, String commitUser) {
     this.table = table;
@@ -66,6 +68,7 @@ public final class FileStoreCommit {
     this.maxRetryWait = options.get(CommitOptions.COMMIT_MAX_RETRY_WAIT);
     this.mergeMinCount = options.get(ManifestOptions.MANIFEST_MERGE_MIN_COUNT);
     this.manifestTargetSize = options.get(ManifestOptions.MANIFEST_TARGET_FILE_SIZE);
+    this.endInputWatermark = options.getOptional(WriteOptions.END_INPUT_WATERMARK).orElse(null);
   }
 
   /**
@@ -507,10 +510,20 @@ public final class FileStoreCommit {
         previousTotal + deltaRecords,
         deltaRecords,
         0L,
-        latest == null ? null : latest.watermark(),
+        watermark(latest),
         latest != null && latest.schemaId() == schemaId ? latest.statistics() : null,
         properties,
         latest == null || latest.nextRowId() == null ? 0L : latest.nextRowId());
+  }
+
+  /** The larger of the write's {@code end-input.watermark} and the previous watermark. */
+  @Nullable
+  private Long watermark(@Nullable Snapshot latest) {
+    Long previous = latest == null ? null : latest.watermark();
+    if (endInputWatermark == null) {
+      return previous;
+    }
+    return previous == null ? endInputWatermark : Math.max(previous, endInputWatermark);
   }
 
   /**

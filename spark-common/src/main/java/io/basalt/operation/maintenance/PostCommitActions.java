@@ -2,6 +2,7 @@ package io.basalt.operation.maintenance;
 
 import io.basalt.snapshot.Snapshot;
 import io.basalt.table.FileStoreTable;
+import io.basalt.tag.AutomaticTags;
 import java.util.List;
 import java.util.OptionalLong;
 import org.slf4j.Logger;
@@ -15,7 +16,7 @@ public final class PostCommitActions {
    * The actions, in the order they run. Tags are created before expiration runs, so a snapshot an
    * automatic tag is about to keep is never expired first.
    */
-  private static final List<PostCommitAction> ACTIONS = List.of();
+  private static final List<PostCommitAction> ACTIONS = List.of(new AutomaticTags());
 
   private PostCommitActions() {}
 

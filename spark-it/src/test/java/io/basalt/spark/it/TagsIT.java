@@ -88,7 +88,7 @@ class TagsIT extends SparkTestBase {
         .hasMessageContaining("tags.none");
     sql("CREATE TABLE tags.empty (id INT)");
     assertThatThrownBy(() -> sql("CALL paimon.sys.create_tag('tags.empty', 'a')"))
-        .hasMessageContaining("cannot tag table tags.empty as 'a': it has no snapshots");
+        .hasMessageContaining("Cannot tag table tags.empty as 'a': it has no snapshots");
     assertThat(tags("errors")).containsExactly("tag-a", "tag-c");
   }
 
