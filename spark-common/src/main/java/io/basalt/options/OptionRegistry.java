@@ -18,6 +18,7 @@ public final class OptionRegistry {
           ManifestOptions.class,
           CommitOptions.class,
           SnapshotOptions.class,
+          PartitionOptions.class,
           MergeEngineOptions.class);
 
   private OptionRegistry() {}

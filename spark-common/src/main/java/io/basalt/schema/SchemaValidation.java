@@ -4,6 +4,8 @@ import io.basalt.BasaltException;
 import io.basalt.data.ValueComparators;
 import io.basalt.options.CompactionSettings;
 import io.basalt.options.Options;
+import io.basalt.options.PartitionExpiration;
+import io.basalt.options.SnapshotRetention;
 import io.basalt.options.TableOptions;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -59,6 +61,8 @@ public final class SchemaValidation {
     CompactionSettings.of(options);
     sequenceFields(schema, options, table);
     options.get(TableOptions.SEQUENCE_FIELD_SORT_ORDER);
+    SnapshotRetention.of(options);
+    PartitionExpiration.of(options, schema.partitionKeys());
   }
 
   /**

@@ -14,7 +14,9 @@ public final class Procedures {
         CompactProcedure.NAME,
         CreateTagProcedure.NAME,
         DeleteTagProcedure.NAME,
+        ExpirePartitionsProcedure.NAME,
         ExpireSnapshotsProcedure.NAME,
+        RemoveOrphanFilesProcedure.NAME,
         RenameTagProcedure.NAME);
   }
 
@@ -23,6 +25,12 @@ public final class Procedures {
   public static UnboundProcedure load(SparkCatalog catalog, String name) {
     if (ExpireSnapshotsProcedure.NAME.equalsIgnoreCase(name)) {
       return new ExpireSnapshotsProcedure(catalog);
+    }
+    if (ExpirePartitionsProcedure.NAME.equalsIgnoreCase(name)) {
+      return new ExpirePartitionsProcedure(catalog);
+    }
+    if (RemoveOrphanFilesProcedure.NAME.equalsIgnoreCase(name)) {
+      return new RemoveOrphanFilesProcedure(catalog);
     }
     if (CompactProcedure.NAME.equalsIgnoreCase(name)) {
       return new CompactProcedure(catalog);

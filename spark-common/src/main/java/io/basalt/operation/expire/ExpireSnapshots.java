@@ -4,35 +4,47 @@ import io.basalt.fs.DataFilePaths;
 import io.basalt.index.IndexFilePaths;
 import io.basalt.index.IndexManifestEntry;
 import io.basalt.index.IndexManifests;
+import io.basalt.manifest.DataFileMeta;
 import io.basalt.manifest.FileKind;
 import io.basalt.manifest.ManifestEntry;
-import io.basalt.manifest.ManifestEntry.FileIdentifier;
 import io.basalt.manifest.ManifestFileMeta;
 import io.basalt.manifest.ManifestFiles;
 import io.basalt.snapshot.Snapshot;
 import io.basalt.snapshot.SnapshotManager;
+import io.basalt.snapshot.SnapshotReferences;
 import io.basalt.table.FileStoreTable;
 import io.basalt.utils.CloseableIterator;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
-import java.util.Collection;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalLong;
 import java.util.Set;
+import javax.annotation.Nullable;
 import org.apache.hadoop.fs.Path;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Removes the oldest snapshots and the files only they referenced. A snapshot is expired when it is
  * beyond {@code retainMax}, or beyond {@code retainMin} and older than {@code olderThanMillis}; at
- * most {@code maxDeletes} per run. Files referenced by a tag's snapshot are kept, whether or not
- * that snapshot expires. Snapshot files go first, so no reader can pick an expired snapshot while
- * its files disappear; a crash in between leaves only unreferenced files.
+ * most {@code maxDeletes} per run; the latest snapshot never expires.
+ *
+ * <p>Which data files go: those a delta of the expired range (or of the first snapshot kept)
+ * deletes, so the work is proportional to the changes, not to the table. Files that a tag, or a
+ * branch's snapshot or tag, still needs are kept ({@link SnapshotReferences}). Snapshot files go
+ * first, so no reader can pick an expired snapshot while its files disappear; a crash in between
+ * leaves only unreferenced files, which {@code sys.remove_orphan_files} removes.
+ *
+ * <p>Two expirations may run at once (two writers committing): deleting an already deleted file is
+ * fine, and a run that finds its snapshots gone stops, since another run expired them.
  */
 public final class ExpireSnapshots {
+  private static final Logger LOG = LoggerFactory.getLogger(ExpireSnapshots.class);
+
   private final FileStoreTable table;
   private final SnapshotManager snapshots;
   private final ManifestFiles manifests;
@@ -64,69 +76,68 @@ public final class ExpireSnapshots {
     long keepFromByMax = latest.getAsLong() - Math.max(1, retainMax) + 1;
     long end = first; // exclusive end of the expired range
     while (end < keepFromByMin && end - first < maxDeletes) {
-      if (end >= keepFromByMax && snapshots.snapshot(end).timeMillis() >= olderThanMillis) {
-        break;
+      if (end >= keepFromByMax) {
+        Snapshot candidate = readOrNull(end);
+        if (candidate == null) {
+          return 0;
+        }
+        if (candidate.timeMillis() >= olderThanMillis) {
+          break;
+        }
       }
       end++;
     }
-    if (end == first) {
-      return 0;
-    }
-    deleteRange(first, end);
-    return (int) (end - first);
+    return end == first ? 0 : deleteRange(first, end);
   }
 
-  private void deleteRange(long first, long end) {
-    Snapshot survivor = snapshots.snapshot(end);
-    Map<Long, Snapshot> expired = new HashMap<>();
+  /** Snapshot {@code id}, or null when another expiration removed it meanwhile. */
+  @Nullable
+  private Snapshot readOrNull(long id) {
+    if (!snapshots.exists(id)) {
+      LOG.info("Snapshot {} of table {} is gone: another expiration runs", id, table.name());
+      return null;
+    }
+    return snapshots.snapshot(id);
+  }
+
+  private int deleteRange(long first, long end) {
+    List<Snapshot> expired = new ArrayList<>();
     for (long id = first; id < end; id++) {
-      expired.put(id, snapshots.snapshot(id));
+      Snapshot snapshot = readOrNull(id);
+      if (snapshot == null) {
+        return 0;
+      }
+      expired.add(snapshot);
     }
-    Set<FileIdentifier> candidates = new HashSet<>();
-    Set<List<Object>> stillNeeded = new HashSet<>();
-    Map<FileIdentifier, ManifestEntry> byId = new HashMap<>();
-    for (ManifestEntry entry : table.newScan().liveEntries(expired.get(first))) {
-      candidates.add(entry.identifier());
-      byId.put(entry.identifier(), entry);
+    Snapshot survivor = readOrNull(end);
+    if (survivor == null) {
+      return 0;
     }
+    List<Snapshot> references = new SnapshotReferences(table.fileIO(), table.paths()).all();
+
+    Map<String, Path> dataFiles = new HashMap<>();
+    for (int i = 1; i < expired.size(); i++) {
+      collectDropped(expired.get(i), dataFiles);
+    }
+    collectDropped(survivor, dataFiles);
+    keepReferenced(references, dataFiles);
+
+    List<Snapshot> kept = new ArrayList<>(references);
+    kept.add(survivor);
     Set<String> expiredManifests = new HashSet<>();
-    Set<String> expiredIndexFiles = new HashSet<>();
-    for (Snapshot snapshot : expired.values()) {
-      collectManifests(snapshot, expiredManifests);
-      collectIndexFiles(snapshot, expiredIndexFiles);
-      for (ManifestFileMeta meta : manifests.readManifestList(snapshot.deltaManifestList())) {
-        try (CloseableIterator<ManifestEntry> it = manifests.readManifest(meta.fileName())) {
-          while (it.hasNext()) {
-            ManifestEntry entry = it.next();
-            if (entry.kind() == FileKind.ADD) {
-              candidates.add(entry.identifier());
-              byId.put(entry.identifier(), entry);
-            }
-          }
-        }
-      }
+    Set<String> expiredIndexManifests = new HashSet<>();
+    for (Snapshot snapshot : expired) {
+      collectManifests(snapshot, expiredManifests, expiredIndexManifests);
     }
-    // tagged snapshots are retained for file purposes, expired or not
-    Collection<Snapshot> tagged = table.tagManager().tags().values();
-    for (Snapshot retained : concat(survivor, tagged)) {
-      for (ManifestEntry entry : table.newScan().liveEntries(retained)) {
-        // a file moved to another level keeps its name and is still needed
-        stillNeeded.add(List.of(entry.partition(), entry.bucket(), entry.file().fileName()));
-      }
+    Set<String> keptManifests = new HashSet<>();
+    Set<String> keptIndexManifests = new HashSet<>();
+    for (Snapshot snapshot : kept) {
+      collectManifests(snapshot, keptManifests, keptIndexManifests);
     }
-    Set<String> liveManifests = new HashSet<>();
-    Set<String> liveIndexFiles = new HashSet<>();
-    for (long id = end; snapshots.exists(id); id++) {
-      Snapshot live = snapshots.snapshot(id);
-      collectManifests(live, liveManifests);
-      collectIndexFiles(live, liveIndexFiles);
-    }
-    for (Snapshot tag : tagged) {
-      collectManifests(tag, liveManifests);
-      collectIndexFiles(tag, liveIndexFiles);
-    }
-    expiredManifests.removeAll(liveManifests);
-    expiredIndexFiles.removeAll(liveIndexFiles);
+    expiredManifests.removeAll(keptManifests);
+    expiredIndexManifests.removeAll(keptIndexManifests);
+    Set<String> indexFiles = indexFiles(expiredIndexManifests);
+    indexFiles.removeAll(indexFiles(keptIndexManifests));
 
     try {
       for (long id = first; id < end; id++) {
@@ -135,51 +146,125 @@ public final class ExpireSnapshots {
     } catch (IOException e) {
       throw new UncheckedIOException("Failed to delete expired snapshots of " + table.name(), e);
     }
-    DataFilePaths dataPaths = table.dataFilePaths();
-    candidates.removeIf(
-        id -> stillNeeded.contains(List.of(id.partition(), id.bucket(), id.fileName())));
-    for (FileIdentifier id : candidates) {
-      ManifestEntry entry = byId.get(id);
-      table
-          .fileIO()
-          .delete(
-              new Path(dataPaths.bucketDir(entry.partition(), entry.bucket()), id.fileName()),
-              false);
+    for (Path path : dataFiles.values()) {
+      table.fileIO().delete(path, false);
     }
     IndexFilePaths indexPaths = new IndexFilePaths(table.paths());
-    for (String name : expiredIndexFiles) {
+    for (String name : indexFiles) {
       table.fileIO().delete(indexPaths.toPath(name), false);
     }
     for (String name : expiredManifests) {
       manifests.delete(name);
     }
+    for (String name : expiredIndexManifests) {
+      manifests.delete(name);
+    }
+    LOG.info(
+        "Expired snapshots {} to {} of table {}: {} data files, {} index files, {} manifests",
+        first,
+        end - 1,
+        table.name(),
+        dataFiles.size(),
+        indexFiles.size(),
+        expiredManifests.size() + expiredIndexManifests.size());
+    return (int) (end - first);
   }
 
-  private static List<Snapshot> concat(Snapshot first, Collection<Snapshot> rest) {
-    List<Snapshot> all = new ArrayList<>(rest.size() + 1);
-    all.add(first);
-    all.addAll(rest);
-    return all;
-  }
-
-  /** The deletion-vector index files {@code snapshot} references. */
-  private void collectIndexFiles(Snapshot snapshot, Set<String> into) {
-    for (IndexManifestEntry entry : indexManifests.read(snapshot.indexManifest())) {
-      into.add(entry.indexFile().fileName());
-    }
-  }
-
-  private void collectManifests(Snapshot snapshot, Set<String> into) {
-    if (snapshot.indexManifest() != null) {
-      into.add(snapshot.indexManifest());
-    }
-    into.add(snapshot.baseManifestList());
-    into.add(snapshot.deltaManifestList());
-    for (ManifestFileMeta meta : manifests.readManifestList(snapshot.baseManifestList())) {
-      into.add(meta.fileName());
-    }
+  /**
+   * Adds the files {@code snapshot}'s delta deletes, by name, with their paths. A file deleted and
+   * added again in the same delta (moved to another level, same name) is still live.
+   */
+  private void collectDropped(Snapshot snapshot, Map<String, Path> into) {
+    Map<String, Path> deleted = new HashMap<>();
+    Set<String> added = new HashSet<>();
+    DataFilePaths dataPaths = table.dataFilePaths();
     for (ManifestFileMeta meta : manifests.readManifestList(snapshot.deltaManifestList())) {
-      into.add(meta.fileName());
+      try (CloseableIterator<ManifestEntry> it = manifests.readManifest(meta.fileName())) {
+        while (it.hasNext()) {
+          ManifestEntry entry = it.next();
+          DataFileMeta file = entry.file();
+          if (entry.kind() == FileKind.ADD) {
+            added.add(file.fileName());
+          } else {
+            Path dir = dataPaths.bucketDir(entry.partition(), entry.bucket());
+            deleted.put(
+                file.fileName(),
+                file.externalPath() != null
+                    ? new Path(file.externalPath())
+                    : new Path(dir, file.fileName()));
+            for (String extra : file.extraFiles()) {
+              deleted.put(extra, new Path(dir, extra));
+            }
+          }
+        }
+      }
     }
+    deleted.keySet().removeAll(added);
+    into.putAll(deleted);
+  }
+
+  /**
+   * Removes from {@code candidates} every file live in one of {@code references}. Streams each
+   * reference's manifests and counts, per candidate only, ADDs minus DELETEs: memory stays
+   * proportional to the candidates, not to the table.
+   */
+  private void keepReferenced(List<Snapshot> references, Map<String, Path> candidates) {
+    for (Snapshot reference : references) {
+      if (candidates.isEmpty()) {
+        return;
+      }
+      Map<String, Integer> balance = new HashMap<>();
+      List<ManifestFileMeta> metas = new ArrayList<>();
+      metas.addAll(manifests.readManifestList(reference.baseManifestList()));
+      metas.addAll(manifests.readManifestList(reference.deltaManifestList()));
+      for (ManifestFileMeta meta : metas) {
+        try (CloseableIterator<ManifestEntry> it = manifests.readManifest(meta.fileName())) {
+          while (it.hasNext()) {
+            ManifestEntry entry = it.next();
+            String name = entry.file().fileName();
+            if (candidates.containsKey(name)) {
+              balance.merge(name, entry.kind() == FileKind.ADD ? 1 : -1, Integer::sum);
+            }
+          }
+        }
+      }
+      balance.forEach(
+          (name, count) -> {
+            if (count > 0) {
+              candidates.remove(name);
+            }
+          });
+    }
+  }
+
+  private void collectManifests(Snapshot snapshot, Set<String> into, Set<String> indexInto) {
+    if (snapshot.indexManifest() != null) {
+      indexInto.add(snapshot.indexManifest());
+    }
+    for (String list :
+        new String[] {
+          snapshot.baseManifestList(),
+          snapshot.deltaManifestList(),
+          snapshot.changelogManifestList()
+        }) {
+      if (list == null) {
+        continue;
+      }
+      into.add(list);
+      for (ManifestFileMeta meta : manifests.readManifestList(list)) {
+        into.add(meta.fileName());
+      }
+    }
+  }
+
+  /** The deletion-vector index files the index manifests {@code names} reference. */
+  private Set<String> indexFiles(Set<String> indexManifestNames) {
+    Set<String> files = new HashSet<>();
+    for (String name : indexManifestNames) {
+      for (IndexManifestEntry entry : indexManifests.read(name)) {
+        files.add(entry.indexFile().fileName());
+      }
+    }
+    return files;
   }
 }

@@ -1,5 +1,7 @@
 package io.basalt.operation.maintenance;
 
+import io.basalt.operation.expire.SnapshotExpireAction;
+import io.basalt.operation.partition.PartitionExpireAction;
 import io.basalt.snapshot.Snapshot;
 import io.basalt.table.FileStoreTable;
 import java.util.List;
@@ -15,7 +17,8 @@ public final class PostCommitActions {
    * The actions, in the order they run. Tags are created before expiration runs, so a snapshot an
    * automatic tag is about to keep is never expired first.
    */
-  private static final List<PostCommitAction> ACTIONS = List.of();
+  private static final List<PostCommitAction> ACTIONS =
+      List.of(new SnapshotExpireAction(), new PartitionExpireAction());
 
   private PostCommitActions() {}
 
