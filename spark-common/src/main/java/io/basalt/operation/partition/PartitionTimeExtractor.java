@@ -5,6 +5,7 @@ import java.time.LocalDateTime;
 import java.time.format.DateTimeFormatter;
 import java.time.format.DateTimeFormatterBuilder;
 import java.time.format.DateTimeParseException;
+import java.time.format.ResolverStyle;
 import java.time.format.SignStyle;
 import java.time.temporal.ChronoField;
 import java.util.List;
@@ -40,7 +41,8 @@ final class PartitionTimeExtractor {
           .appendFraction(ChronoField.NANO_OF_SECOND, 1, 9, true)
           .optionalEnd()
           .optionalEnd()
-          .toFormatter(Locale.ROOT);
+          .toFormatter(Locale.ROOT)
+          .withResolverStyle(ResolverStyle.STRICT); // 2024-02-30 is no date
 
   private final List<String> keys;
   @Nullable private final String pattern;
