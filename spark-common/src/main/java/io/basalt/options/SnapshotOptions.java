@@ -18,7 +18,9 @@ public final class SnapshotOptions {
       ConfigOption.key("snapshot.num-retained.max")
           .intType()
           .defaultValue(Integer.MAX_VALUE)
-          .description("Expiration keeps at most this many snapshots, however young they are.");
+          .description(
+              "Expiration keeps at most this many snapshots, however young they are. Set below"
+                  + " the default minimum, it lowers the minimum with it.");
 
   public static final ConfigOption<Long> SNAPSHOT_TIME_RETAINED =
       ConfigOption.key("snapshot.time-retained")

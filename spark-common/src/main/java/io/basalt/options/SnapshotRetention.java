@@ -5,7 +5,8 @@ import io.basalt.BasaltException;
 /**
  * The snapshot retention of one table ({@link SnapshotOptions}), read once and validated: how many
  * snapshots expiration always keeps, the most it keeps, how long it keeps them, and how many one
- * run removes.
+ * run removes. A maximum set below the default minimum (10) lowers the minimum to it; both set
+ * explicitly with the maximum below the minimum is an error.
  */
 public record SnapshotRetention(int retainMin, int retainMax, long timeRetainedMillis, int limit) {
 
@@ -20,6 +21,9 @@ public record SnapshotRetention(int retainMin, int retainMax, long timeRetainedM
     atLeastOne(options, SnapshotOptions.SNAPSHOT_NUM_RETAINED_MIN, min);
     int max = options.get(SnapshotOptions.SNAPSHOT_NUM_RETAINED_MAX);
     atLeastOne(options, SnapshotOptions.SNAPSHOT_NUM_RETAINED_MAX, max);
+    if (max < min && !options.contains(SnapshotOptions.SNAPSHOT_NUM_RETAINED_MIN)) {
+      min = max; // a maximum below the default minimum lowers the minimum with it
+    }
     if (max < min) {
       throw new BasaltException(
           String.format(

@@ -1,7 +1,5 @@
 package io.basalt.operation.maintenance;
 
-import io.basalt.operation.expire.SnapshotExpireAction;
-import io.basalt.operation.partition.PartitionExpireAction;
 import io.basalt.snapshot.Snapshot;
 import io.basalt.table.FileStoreTable;
 import java.util.List;

@@ -1,6 +1,6 @@
-package io.basalt.operation.partition;
+package io.basalt.operation.maintenance;
 
-import io.basalt.operation.maintenance.PostCommitAction;
+import io.basalt.operation.partition.PartitionExpire;
 import io.basalt.options.CompactionOptions;
 import io.basalt.options.Options;
 import io.basalt.options.PartitionExpiration;

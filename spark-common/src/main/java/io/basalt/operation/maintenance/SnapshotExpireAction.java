@@ -1,6 +1,6 @@
-package io.basalt.operation.expire;
+package io.basalt.operation.maintenance;
 
-import io.basalt.operation.maintenance.PostCommitAction;
+import io.basalt.operation.expire.ExpireSnapshots;
 import io.basalt.options.CompactionOptions;
 import io.basalt.options.Options;
 import io.basalt.options.SnapshotRetention;
