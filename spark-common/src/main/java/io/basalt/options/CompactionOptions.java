@@ -55,7 +55,8 @@ public final class CompactionOptions {
           .defaultValue(false)
           .description(
               "Writers never compact; a separate CALL sys.compact job does, possibly at the same"
-                  + " time as the writers.");
+                  + " time as the writers. Commits then skip snapshot and partition expiration"
+                  + " too, as in Paimon.");
 
   public static final ConfigOption<Integer> COMPACTION_MIN_FILE_NUM =
       ConfigOption.key("compaction.min.file-num")

@@ -19,6 +19,7 @@ public final class OptionRegistry {
           CommitOptions.class,
           SnapshotOptions.class,
           TagOptions.class,
+          PartitionOptions.class,
           MergeEngineOptions.class);
 
   private OptionRegistry() {}

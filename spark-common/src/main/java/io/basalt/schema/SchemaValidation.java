@@ -4,6 +4,8 @@ import io.basalt.BasaltException;
 import io.basalt.data.ValueComparators;
 import io.basalt.options.CompactionSettings;
 import io.basalt.options.Options;
+import io.basalt.options.PartitionExpiration;
+import io.basalt.options.SnapshotRetention;
 import io.basalt.options.TableOptions;
 import io.basalt.tag.TagSettings;
 import java.util.ArrayList;
@@ -61,6 +63,8 @@ public final class SchemaValidation {
     sequenceFields(schema, options, table);
     options.get(TableOptions.SEQUENCE_FIELD_SORT_ORDER);
     TagSettings.of(options);
+    SnapshotRetention.of(options);
+    PartitionExpiration.of(options, schema.partitionKeys());
   }
 
   /**

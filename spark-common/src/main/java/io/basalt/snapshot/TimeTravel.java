@@ -4,6 +4,7 @@ import io.basalt.BasaltException;
 import io.basalt.options.ConfigOption;
 import io.basalt.options.Options;
 import io.basalt.options.ReadOptions;
+import io.basalt.options.SnapshotOptions;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -110,10 +111,29 @@ public final class TimeTravel {
     if (id < 1 || !snapshots.exists(id)) {
       throw new BasaltException(
           String.format(
-              "Snapshot %s of table %s does not exist (expired or not yet written); %s",
-              id, tableName, existingRange()));
+              "Snapshot %s of table %s does not exist (expired or not yet written); %s%s",
+              id, tableName, existingRange(), expiredNote(id)));
     }
     return snapshots.snapshot(id);
+  }
+
+  /**
+   * Why {@code id} is missing when expiration removed it: it is below the earliest snapshot left.
+   * Empty otherwise (a future id, or ids below 1).
+   */
+  private String expiredNote(long id) {
+    OptionalLong earliest = snapshots.earliestSnapshotId();
+    if (id >= 1 && earliest.isPresent() && id < earliest.getAsLong()) {
+      return String.format(
+          ". Snapshot %s has expired; the earliest snapshot left is %s (retention: '%s', '%s',"
+              + " '%s'; a tag keeps a snapshot readable)",
+          id,
+          earliest.getAsLong(),
+          SnapshotOptions.SNAPSHOT_NUM_RETAINED_MIN.key(),
+          SnapshotOptions.SNAPSHOT_NUM_RETAINED_MAX.key(),
+          SnapshotOptions.SNAPSHOT_TIME_RETAINED.key());
+    }
+    return "";
   }
 
   /**
@@ -128,13 +148,14 @@ public final class TimeTravel {
       throw new BasaltException(
           String.format(
               "Table %s has no snapshot committed at or before %s (%s ms): the earliest snapshot"
-                  + " is %s, committed at %s (%s ms)",
+                  + " is %s, committed at %s (%s ms)%s",
               tableName,
               Instant.ofEpochMilli(millis),
               millis,
               earliest.id(),
               Instant.ofEpochMilli(earliest.timeMillis()),
-              earliest.timeMillis()));
+              earliest.timeMillis(),
+              earliest.id() > 1 ? "; snapshots before " + earliest.id() + " have expired" : ""));
     }
     // commit times grow with snapshot ids: find the last one <= millis
     long low = range[0];

@@ -26,7 +26,9 @@ public final class Procedures {
           Map.entry(RollbackToTimestampProcedure.NAME, RollbackToTimestampProcedure::new),
           Map.entry(CreateBranchProcedure.NAME, CreateBranchProcedure::new),
           Map.entry(DeleteBranchProcedure.NAME, DeleteBranchProcedure::new),
-          Map.entry(FastForwardProcedure.NAME, FastForwardProcedure::new));
+          Map.entry(FastForwardProcedure.NAME, FastForwardProcedure::new),
+          Map.entry(RemoveOrphanFilesProcedure.NAME, RemoveOrphanFilesProcedure::new),
+          Map.entry(ExpirePartitionsProcedure.NAME, ExpirePartitionsProcedure::new));
 
   private Procedures() {}
 

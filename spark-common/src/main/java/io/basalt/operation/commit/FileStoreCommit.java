@@ -1,6 +1,7 @@
 package io.basalt.operation.commit;
 
 import io.basalt.BasaltException;
+import io.basalt.data.BinaryRow;
 import io.basalt.fs.DataFilePaths;
 import io.basalt.index.IndexFileMeta;
 import io.basalt.index.IndexFilePaths;
@@ -278,6 +279,38 @@ public final class FileStoreCommit {
             null));
   }
 
+  /**
+   * Drops {@code partitions}: an OVERWRITE snapshot deleting every live file in them, as Paimon
+   * commits a partition drop. The files go on disk when the snapshots that still see them expire.
+   *
+   * @return the new snapshot's id, or empty when none of the partitions holds a file
+   */
+  public OptionalLong dropPartitions(Set<BinaryRow> partitions, long identifier) {
+    Optional<Snapshot> current = snapshots.latestSnapshot();
+    if (partitions.isEmpty()
+        || current.isEmpty()
+        || entriesIn(current.get(), partitions).isEmpty()) {
+      return OptionalLong.empty();
+    }
+    return afterCommit(
+        tryCommit(
+            CommitKind.OVERWRITE,
+            identifier,
+            latest -> latest == null ? List.of() : entriesIn(latest, partitions),
+            null));
+  }
+
+  /** The live files of {@code partitions} in {@code snapshot}, as DELETE entries. */
+  private List<ManifestEntry> entriesIn(Snapshot snapshot, Set<BinaryRow> partitions) {
+    List<ManifestEntry> deletes = new ArrayList<>();
+    for (ManifestEntry entry : table.newScan().liveEntries(snapshot)) {
+      if (partitions.contains(entry.partition())) {
+        deletes.add(entry.asDelete());
+      }
+    }
+    return deletes;
+  }
+
   /** Runs the table's post-commit maintenance when a snapshot landed. */
   private OptionalLong afterCommit(OptionalLong committed) {
     PostCommitActions.run(table, committed);
@@ -395,7 +428,16 @@ public final class FileStoreCommit {
                 indexUpdate);
       } catch (RuntimeException e) {
         attemptFiles.cleanup(manifests);
-        throw e;
+        if (latest.isEmpty() || snapshots.exists(latest.get().id()) || attempt >= maxRetries) {
+          throw e;
+        }
+        // a concurrent writer's expiration removed the snapshot this attempt built on, and with
+        // it files the attempt read: build again on the new latest snapshot
+        LOG.info(
+            "Snapshot {} of table {} expired while a commit built on it; retrying",
+            latest.get().id(),
+            table.name());
+        continue;
       }
       boolean committed;
       try {
@@ -541,6 +583,9 @@ public final class FileStoreCommit {
             ? (firstSeen.isPresent() ? firstSeen.getAsLong() : 0)
             : snapshots.earliestSnapshotId().orElse(1) - 1;
     for (long id = latest.id(); id > stop; id--) {
+      if (id != latest.id() && !snapshots.exists(id)) {
+        break; // expired meanwhile, and every older one with it
+      }
       Snapshot snapshot = id == latest.id() ? latest : snapshots.snapshot(id);
       if (!snapshot.commitUser().equals(commitUser)) {
         continue;

@@ -1,27 +1,60 @@
 package io.basalt.operation.expire;
 
+import io.basalt.fs.DataFilePaths;
+import io.basalt.index.IndexFilePaths;
+import io.basalt.index.IndexManifestEntry;
+import io.basalt.index.IndexManifests;
+import io.basalt.manifest.DataFileMeta;
+import io.basalt.manifest.FileKind;
+import io.basalt.manifest.ManifestEntry;
+import io.basalt.manifest.ManifestFileMeta;
+import io.basalt.manifest.ManifestFiles;
 import io.basalt.snapshot.Snapshot;
 import io.basalt.snapshot.SnapshotManager;
+import io.basalt.snapshot.SnapshotReferences;
 import io.basalt.table.FileStoreTable;
+import io.basalt.utils.CloseableIterator;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
 import java.util.OptionalLong;
+import java.util.Set;
+import javax.annotation.Nullable;
+import org.apache.hadoop.fs.Path;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Removes the oldest snapshots and the files only they referenced. A snapshot is expired when it is
  * beyond {@code retainMax}, or beyond {@code retainMin} and older than {@code olderThanMillis}; at
- * most {@code maxDeletes} per run. Files referenced by a tag's snapshot are kept, whether or not
- * that snapshot expires, and so are files any other branch references. Snapshot files go first, so
- * no reader can pick an expired snapshot while its files disappear; a crash in between leaves only
- * unreferenced files.
+ * most {@code maxDeletes} per run; the latest snapshot never expires.
+ *
+ * <p>Which data files go: those a delta of the expired range (or of the first snapshot kept)
+ * deletes, so the work is proportional to the changes, not to the table. Files that a tag, or a
+ * branch's snapshot or tag, still needs are kept ({@link SnapshotReferences}). Snapshot files go
+ * first, so no reader can pick an expired snapshot while its files disappear; a crash in between
+ * leaves only unreferenced files, which {@code sys.remove_orphan_files} removes.
+ *
+ * <p>Two expirations may run at once (two writers committing): deleting an already deleted file is
+ * fine, and a run that finds its snapshots gone stops, since another run expired them.
  */
 public final class ExpireSnapshots {
+  private static final Logger LOG = LoggerFactory.getLogger(ExpireSnapshots.class);
+
   private final FileStoreTable table;
   private final SnapshotManager snapshots;
+  private final ManifestFiles manifests;
+  private final IndexManifests indexManifests;
 
   public ExpireSnapshots(FileStoreTable table) {
     this.table = table;
     this.snapshots = table.snapshotManager();
+    this.manifests = table.manifestFiles();
+    this.indexManifests = new IndexManifests(table.fileIO(), table.paths());
   }
 
   /**
@@ -43,37 +76,68 @@ public final class ExpireSnapshots {
     long keepFromByMax = latest.getAsLong() - Math.max(1, retainMax) + 1;
     long end = first; // exclusive end of the expired range
     while (end < keepFromByMin && end - first < maxDeletes) {
-      if (end >= keepFromByMax && snapshots.snapshot(end).timeMillis() >= olderThanMillis) {
-        break;
+      if (end >= keepFromByMax) {
+        Snapshot candidate = readOrNull(end);
+        if (candidate == null) {
+          return 0;
+        }
+        if (candidate.timeMillis() >= olderThanMillis) {
+          break;
+        }
       }
       end++;
     }
-    if (end == first) {
-      return 0;
-    }
-    deleteRange(first, end);
-    return (int) (end - first);
+    return end == first ? 0 : deleteRange(first, end);
   }
 
-  private void deleteRange(long first, long end) {
-    // candidates: what the expired snapshots read (the first one's live files, then each one's
-    // additions); retained: what the survivor and the later snapshots read, the tags, and every
-    // other branch, since branches share the table's files
-    FileReferences candidates = new FileReferences(table);
-    candidates.addSnapshot(snapshots.snapshot(first));
-    for (long id = first + 1; id < end; id++) {
-      candidates.addAddedFiles(snapshots.snapshot(id));
+  /** Snapshot {@code id}, or null when another expiration removed it meanwhile. */
+  @Nullable
+  private Snapshot readOrNull(long id) {
+    if (!snapshots.exists(id)) {
+      LOG.info("Snapshot {} of table {} is gone: another expiration runs", id, table.name());
+      return null;
     }
-    FileReferences retained = new FileReferences(table);
-    retained.addSnapshot(snapshots.snapshot(end));
-    for (long id = end + 1; snapshots.exists(id); id++) {
-      // a later snapshot's additions cannot be candidates; only its metadata may be shared
-      retained.addMetadataOf(snapshots.snapshot(id));
+    return snapshots.snapshot(id);
+  }
+
+  private int deleteRange(long first, long end) {
+    List<Snapshot> expired = new ArrayList<>();
+    for (long id = first; id < end; id++) {
+      Snapshot snapshot = readOrNull(id);
+      if (snapshot == null) {
+        return 0;
+      }
+      expired.add(snapshot);
     }
-    for (Snapshot tagged : table.tagManager().tags().values()) {
-      retained.addSnapshot(tagged);
+    Snapshot survivor = readOrNull(end);
+    if (survivor == null) {
+      return 0;
     }
-    retained.addOtherBranches();
+    List<Snapshot> references = new SnapshotReferences(table.fileIO(), table.paths()).all();
+
+    Map<String, Path> dataFiles = new HashMap<>();
+    for (int i = 1; i < expired.size(); i++) {
+      collectDropped(expired.get(i), dataFiles);
+    }
+    collectDropped(survivor, dataFiles);
+    keepReferenced(references, dataFiles);
+
+    List<Snapshot> kept = new ArrayList<>(references);
+    kept.add(survivor);
+    Set<String> expiredManifests = new HashSet<>();
+    Set<String> expiredIndexManifests = new HashSet<>();
+    for (Snapshot snapshot : expired) {
+      collectManifests(snapshot, expiredManifests, expiredIndexManifests);
+    }
+    Set<String> keptManifests = new HashSet<>();
+    Set<String> keptIndexManifests = new HashSet<>();
+    for (Snapshot snapshot : kept) {
+      collectManifests(snapshot, keptManifests, keptIndexManifests);
+    }
+    expiredManifests.removeAll(keptManifests);
+    expiredIndexManifests.removeAll(keptIndexManifests);
+    Set<String> indexFiles = indexFiles(expiredIndexManifests);
+    indexFiles.removeAll(indexFiles(keptIndexManifests));
 
     try {
       for (long id = first; id < end; id++) {
@@ -82,6 +146,125 @@ public final class ExpireSnapshots {
     } catch (IOException e) {
       throw new UncheckedIOException("Failed to delete expired snapshots of " + table.name(), e);
     }
-    candidates.deleteUnreferenced(retained);
+    for (Path path : dataFiles.values()) {
+      table.fileIO().delete(path, false);
+    }
+    IndexFilePaths indexPaths = new IndexFilePaths(table.paths());
+    for (String name : indexFiles) {
+      table.fileIO().delete(indexPaths.toPath(name), false);
+    }
+    for (String name : expiredManifests) {
+      manifests.delete(name);
+    }
+    for (String name : expiredIndexManifests) {
+      manifests.delete(name);
+    }
+    LOG.info(
+        "Expired snapshots {} to {} of table {}: {} data files, {} index files, {} manifests",
+        first,
+        end - 1,
+        table.name(),
+        dataFiles.size(),
+        indexFiles.size(),
+        expiredManifests.size() + expiredIndexManifests.size());
+    return (int) (end - first);
+  }
+
+  /**
+   * Adds the files {@code snapshot}'s delta deletes, by name, with their paths. A file deleted and
+   * added again in the same delta (moved to another level, same name) is still live.
+   */
+  private void collectDropped(Snapshot snapshot, Map<String, Path> into) {
+    Map<String, Path> deleted = new HashMap<>();
+    Set<String> added = new HashSet<>();
+    DataFilePaths dataPaths = table.dataFilePaths();
+    for (ManifestFileMeta meta : manifests.readManifestList(snapshot.deltaManifestList())) {
+      try (CloseableIterator<ManifestEntry> it = manifests.readManifest(meta.fileName())) {
+        while (it.hasNext()) {
+          ManifestEntry entry = it.next();
+          DataFileMeta file = entry.file();
+          if (entry.kind() == FileKind.ADD) {
+            added.add(file.fileName());
+          } else {
+            Path dir = dataPaths.bucketDir(entry.partition(), entry.bucket());
+            deleted.put(
+                file.fileName(),
+                file.externalPath() != null
+                    ? new Path(file.externalPath())
+                    : new Path(dir, file.fileName()));
+            for (String extra : file.extraFiles()) {
+              deleted.put(extra, new Path(dir, extra));
+            }
+          }
+        }
+      }
+    }
+    deleted.keySet().removeAll(added);
+    into.putAll(deleted);
+  }
+
+  /**
+   * Removes from {@code candidates} every file live in one of {@code references}. Streams each
+   * reference's manifests and counts, per candidate only, ADDs minus DELETEs: memory stays
+   * proportional to the candidates, not to the table.
+   */
+  private void keepReferenced(List<Snapshot> references, Map<String, Path> candidates) {
+    for (Snapshot reference : references) {
+      if (candidates.isEmpty()) {
+        return;
+      }
+      Map<String, Integer> balance = new HashMap<>();
+      List<ManifestFileMeta> metas = new ArrayList<>();
+      metas.addAll(manifests.readManifestList(reference.baseManifestList()));
+      metas.addAll(manifests.readManifestList(reference.deltaManifestList()));
+      for (ManifestFileMeta meta : metas) {
+        try (CloseableIterator<ManifestEntry> it = manifests.readManifest(meta.fileName())) {
+          while (it.hasNext()) {
+            ManifestEntry entry = it.next();
+            String name = entry.file().fileName();
+            if (candidates.containsKey(name)) {
+              balance.merge(name, entry.kind() == FileKind.ADD ? 1 : -1, Integer::sum);
+            }
+          }
+        }
+      }
+      balance.forEach(
+          (name, count) -> {
+            if (count > 0) {
+              candidates.remove(name);
+            }
+          });
+    }
+  }
+
+  private void collectManifests(Snapshot snapshot, Set<String> into, Set<String> indexInto) {
+    if (snapshot.indexManifest() != null) {
+      indexInto.add(snapshot.indexManifest());
+    }
+    for (String list :
+        new String[] {
+          snapshot.baseManifestList(),
+          snapshot.deltaManifestList(),
+          snapshot.changelogManifestList()
+        }) {
+      if (list == null) {
+        continue;
+      }
+      into.add(list);
+      for (ManifestFileMeta meta : manifests.readManifestList(list)) {
+        into.add(meta.fileName());
+      }
+    }
+  }
+
+  /** The deletion-vector index files the index manifests {@code names} reference. */
+  private Set<String> indexFiles(Set<String> indexManifestNames) {
+    Set<String> files = new HashSet<>();
+    for (String name : indexManifestNames) {
+      for (IndexManifestEntry entry : indexManifests.read(name)) {
+        files.add(entry.indexFile().fileName());
+      }
+    }
+    return files;
   }
 }

@@ -4,6 +4,7 @@ import io.basalt.snapshot.Snapshot;
 import io.basalt.table.FileStoreTable;
 import io.basalt.tag.AutomaticTags;
 import java.util.List;
+import java.util.Optional;
 import java.util.OptionalLong;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -16,7 +17,8 @@ public final class PostCommitActions {
    * The actions, in the order they run. Tags are created before expiration runs, so a snapshot an
    * automatic tag is about to keep is never expired first.
    */
-  private static final List<PostCommitAction> ACTIONS = List.of(new AutomaticTags());
+  private static final List<PostCommitAction> ACTIONS =
+      List.of(new AutomaticTags(), new SnapshotExpireAction(), new PartitionExpireAction());
 
   private PostCommitActions() {}
 
@@ -30,7 +32,12 @@ public final class PostCommitActions {
     if (committed.isEmpty()) {
       return;
     }
-    Snapshot snapshot = table.snapshotManager().snapshot(committed.getAsLong());
+    Optional<Snapshot> read = readIfPresent(table, committed.getAsLong());
+    if (read.isEmpty()) {
+      // a concurrent writer's expiration already removed it: that writer ran the maintenance
+      return;
+    }
+    Snapshot snapshot = read.get();
     for (PostCommitAction action : ACTIONS) {
       try {
         action.afterCommit(table, snapshot);
@@ -43,6 +50,18 @@ public final class PostCommitActions {
             table.name(),
             e);
       }
+    }
+  }
+
+  /** Snapshot {@code id}, or empty when it is gone; never throws, the commit already stands. */
+  private static Optional<Snapshot> readIfPresent(FileStoreTable table, long id) {
+    try {
+      return Optional.of(table.snapshotManager().snapshot(id));
+    } catch (RuntimeException e) {
+      if (table.snapshotManager().exists(id)) {
+        LOG.warn("Cannot read snapshot {} of table {} for maintenance", id, table.name(), e);
+      }
+      return Optional.empty();
     }
   }
 }

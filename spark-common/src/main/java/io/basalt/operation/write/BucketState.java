@@ -9,11 +9,13 @@ import io.basalt.manifest.ManifestEntry;
 import io.basalt.options.CompactionSettings;
 import io.basalt.snapshot.CommitKind;
 import io.basalt.snapshot.Snapshot;
+import io.basalt.snapshot.SnapshotManager;
 import io.basalt.table.FileStoreTable;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import javax.annotation.Nullable;
 
 /**
@@ -24,7 +26,7 @@ import javax.annotation.Nullable;
  */
 final class BucketState {
   private final FileStoreTable table;
-  @Nullable private final Snapshot base;
+  @Nullable private Snapshot base;
   private final boolean overwrite;
   private final int configuredBuckets;
   private final Map<BinaryRow, Partition> partitions = new HashMap<>();
@@ -33,9 +35,25 @@ final class BucketState {
 
   BucketState(FileStoreTable table, @Nullable Long baseSnapshotId, boolean overwrite) {
     this.table = table;
-    this.base = baseSnapshotId == null ? null : table.snapshotManager().snapshot(baseSnapshotId);
+    this.base = baseSnapshotId == null ? null : restoreFrom(table, baseSnapshotId);
     this.overwrite = overwrite;
     this.configuredBuckets = table.bucketCount();
+  }
+
+  /**
+   * The base snapshot, or the latest one when a concurrent writer's snapshot expiration removed the
+   * base after the write was planned: the latest holds every file the base held that is still live,
+   * and sequence numbers continue after its (higher) maximum.
+   */
+  private static Snapshot restoreFrom(FileStoreTable table, long baseSnapshotId) {
+    SnapshotManager snapshots = table.snapshotManager();
+    if (!snapshots.exists(baseSnapshotId)) {
+      Optional<Snapshot> latest = snapshots.latestSnapshot();
+      if (latest.isPresent() && latest.get().id() > baseSnapshotId) {
+        return latest.get();
+      }
+    }
+    return snapshots.snapshot(baseSnapshotId);
   }
 
   int totalBuckets(BinaryRow partition) {
@@ -128,7 +146,19 @@ final class BucketState {
     if (base == null) {
       return state;
     }
-    List<ManifestEntry> entries = table.newScan().withPartition(partition).liveEntries(base);
+    List<ManifestEntry> entries;
+    try {
+      entries = table.newScan().withPartition(partition).liveEntries(base);
+    } catch (RuntimeException e) {
+      Snapshot newer = restoreFrom(table, base.id());
+      if (newer.id() == base.id()) {
+        throw e;
+      }
+      // the base expired while its manifests were read: restore from the latest instead
+      base = newer;
+      indexEntries = null;
+      entries = table.newScan().withPartition(partition).liveEntries(base);
+    }
     for (ManifestEntry entry : entries) {
       state.maxSequence.merge(entry.bucket(), entry.file().maxSequenceNumber(), Math::max);
       state.files.computeIfAbsent(entry.bucket(), b -> new ArrayList<>()).add(entry.file());
