@@ -34,4 +34,19 @@ final class AggregateErrors {
                 + " or set 'ignore-delete'='true' to drop -U/-D rows.",
             function, field, table, field));
   }
+
+  static BasaltException nestedKeyNotApplicable(AggregatorContext context) {
+    return new BasaltException(
+        String.format(
+            "Option '%s' of table %s applies only to columns of type ARRAY<STRUCT<...>> aggregated"
+                + " with nested_update or nested_partial_update, but column '%s' is %s with"
+                + " function '%s'. Fix: remove the option or set 'fields.%s.aggregate-function' to"
+                + " nested_update.",
+            context.fieldKey(NestedKey.OPTION),
+            context.table(),
+            context.field(),
+            context.type().sql(),
+            context.functionName(),
+            context.field()));
+  }
 }

@@ -6,6 +6,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import java.util.function.Function;
 import org.apache.spark.sql.types.DataType;
 
@@ -18,6 +19,9 @@ import org.apache.spark.sql.types.DataType;
 public final class FieldAggregators {
   /** Accepted as another spelling of {@code first_non_null_value}, as in Paimon. */
   static final String FIRST_NOT_NULL_VALUE = "first_not_null_value";
+
+  private static final Set<String> NESTED_FUNCTIONS =
+      Set.of("nested_update", "nested_partial_update");
 
   private static final Map<String, Definition> FUNCTIONS = new LinkedHashMap<>();
 
@@ -32,6 +36,14 @@ public final class FieldAggregators {
     register("last_non_null_value", TypeSupport.ANY, c -> new LastValueAggregator(c, true));
     register("bool_and", TypeSupport.BOOLEAN, c -> new BoolAggregator(c, true));
     register("bool_or", TypeSupport.BOOLEAN, c -> new BoolAggregator(c, false));
+    register("listagg", TypeSupport.STRING, ListAggregator::new);
+    register("rbm32", TypeSupport.BINARY, c -> new RoaringBitmapAggregator(c, false));
+    register("rbm64", TypeSupport.BINARY, c -> new RoaringBitmapAggregator(c, true));
+    register("nested_update", TypeSupport.ARRAY_OF_STRUCT, NestedUpdateAggregator::new);
+    register(
+        "nested_partial_update", TypeSupport.ARRAY_OF_STRUCT, NestedPartialUpdateAggregator::new);
+    register("collect", TypeSupport.ARRAY, CollectAggregator::new);
+    register("merge_map", TypeSupport.MAP, MergeMapAggregator::new);
   }
 
   private FieldAggregators() {}
@@ -61,6 +73,10 @@ public final class FieldAggregators {
           table, field, name, type, definition.types().description());
     }
     AggregatorContext context = new AggregatorContext(table, field, type, name, options);
+    if (!NESTED_FUNCTIONS.contains(name)
+        && options.raw(context.fieldKey(NestedKey.OPTION)).isPresent()) {
+      throw AggregateErrors.nestedKeyNotApplicable(context);
+    }
     FieldAggregator aggregator = definition.factory().apply(context);
     return context.fieldFlag("ignore-retract", false)
         ? new IgnoreRetractAggregator(aggregator)
