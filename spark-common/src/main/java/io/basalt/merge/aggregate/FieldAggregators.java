@@ -63,7 +63,7 @@ public final class FieldAggregators {
    */
   public static FieldAggregator create(
       String table, String field, DataType type, String functionName, Options options) {
-    String name = canonicalName(functionName);
+    String name = functionName == null ? "" : canonicalName(functionName);
     Definition definition = FUNCTIONS.get(name);
     if (definition == null) {
       throw AggregateErrors.unknownFunction(table, field, functionName);
