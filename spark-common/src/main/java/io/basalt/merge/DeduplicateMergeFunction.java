@@ -16,14 +16,15 @@ import org.apache.spark.sql.catalyst.expressions.UnsafeProjection;
 final class DeduplicateMergeFunction implements MergeFunction {
   private final int kindIndex;
   private final boolean ignoreDelete;
-  private final UnsafeProjection copier;
+  @Nullable private final UnsafeProjection copier;
   @Nullable private InternalRow newest;
   private boolean copied;
 
   DeduplicateMergeFunction(KeyValueLayout layout, List<DataField> values, boolean ignoreDelete) {
     this.kindIndex = layout.kindIndex();
     this.ignoreDelete = ignoreDelete;
-    this.copier = UnsafeProjection.create(layout.schemaWithValues(values));
+    // only ignored retractions need a copy; no projection is generated otherwise
+    this.copier = ignoreDelete ? UnsafeProjection.create(layout.schemaWithValues(values)) : null;
   }
 
   @Override
