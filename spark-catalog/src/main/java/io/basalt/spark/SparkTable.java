@@ -1,25 +1,37 @@
 package io.basalt.spark;
 
+import io.basalt.BasaltException;
 import io.basalt.options.TableOptions;
 import io.basalt.schema.DataField;
 import io.basalt.schema.TableSchema;
+import io.basalt.snapshot.Snapshot;
 import io.basalt.spark.read.MetadataColumns;
 import io.basalt.spark.read.SparkScanBuilder;
+import io.basalt.spark.write.SparkCopyOnWriteOperation;
+import io.basalt.spark.write.SparkDeltaOperation;
 import io.basalt.spark.write.SparkWriteBuilder;
 import io.basalt.table.FileStoreTable;
+import io.basalt.table.RowLevelSupport;
 import java.util.EnumSet;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Set;
+import java.util.UUID;
 import org.apache.spark.sql.connector.catalog.MetadataColumn;
+import org.apache.spark.sql.connector.catalog.SupportsDeleteV2;
 import org.apache.spark.sql.connector.catalog.SupportsMetadataColumns;
 import org.apache.spark.sql.connector.catalog.SupportsRead;
+import org.apache.spark.sql.connector.catalog.SupportsRowLevelOperations;
 import org.apache.spark.sql.connector.catalog.SupportsWrite;
 import org.apache.spark.sql.connector.catalog.TableCapability;
 import org.apache.spark.sql.connector.expressions.Expressions;
 import org.apache.spark.sql.connector.expressions.Transform;
+import org.apache.spark.sql.connector.expressions.filter.Predicate;
 import org.apache.spark.sql.connector.read.ScanBuilder;
 import org.apache.spark.sql.connector.write.LogicalWriteInfo;
+import org.apache.spark.sql.connector.write.RowLevelOperation;
+import org.apache.spark.sql.connector.write.RowLevelOperationBuilder;
+import org.apache.spark.sql.connector.write.RowLevelOperationInfo;
 import org.apache.spark.sql.connector.write.WriteBuilder;
 import org.apache.spark.sql.types.Metadata;
 import org.apache.spark.sql.types.MetadataBuilder;
@@ -29,9 +41,17 @@ import org.apache.spark.sql.util.CaseInsensitiveStringMap;
 
 /**
  * A Basalt table as Spark sees it: schema, partitioning, properties, metadata columns (see {@link
- * MetadataColumns}), reads and writes.
+ * MetadataColumns}), reads and writes. Row-level DELETE, UPDATE and MERGE INTO are deltas on
+ * primary-key tables ({@link SparkDeltaOperation}) and file rewrites on append tables ({@link
+ * SparkCopyOnWriteOperation}); a DELETE whose condition selects whole partitions drops their files
+ * instead ({@link #deleteWhere}).
  */
-public class SparkTable implements SupportsRead, SupportsWrite, SupportsMetadataColumns {
+public class SparkTable
+    implements SupportsRead,
+        SupportsWrite,
+        SupportsMetadataColumns,
+        SupportsRowLevelOperations,
+        SupportsDeleteV2 {
   private static final Set<TableCapability> CAPABILITIES =
       EnumSet.of(
           TableCapability.BATCH_READ,
@@ -114,6 +134,49 @@ public class SparkTable implements SupportsRead, SupportsWrite, SupportsMetadata
   @Override
   public WriteBuilder newWriteBuilder(LogicalWriteInfo info) {
     return new SparkWriteBuilder(SessionOptions.apply(table, info.options()), info);
+  }
+
+  /**
+   * Starts a row-level operation. UPDATE and MERGE INTO on a merge engine that cannot take whole
+   * new rows fail here, during analysis; a DELETE that cannot remove rows by key fails when its
+   * scan is planned, after Spark had the chance to turn it into a partition drop.
+   */
+  @Override
+  public RowLevelOperationBuilder newRowLevelOperationBuilder(RowLevelOperationInfo info) {
+    FileStoreTable target = SessionOptions.apply(table, info.options());
+    RowLevelOperation.Command command = info.command();
+    if (command != RowLevelOperation.Command.DELETE) {
+      RowLevelSupport.checkUpdate(
+          target, command == RowLevelOperation.Command.UPDATE ? "UPDATE" : "MERGE INTO");
+    }
+    return () ->
+        target.hasPrimaryKey()
+            ? new SparkDeltaOperation(target, command)
+            : new SparkCopyOnWriteOperation(target, command);
+  }
+
+  /** Whether a DELETE with these conditions removes whole partitions: then no row is read. */
+  @Override
+  public boolean canDeleteWhere(Predicate[] predicates) {
+    return SparkWriteBuilder.partitionFilter(table, predicates).isPresent();
+  }
+
+  /** Drops the files of the partitions {@code predicates} select, in one OVERWRITE snapshot. */
+  @Override
+  public void deleteWhere(Predicate[] predicates) {
+    io.basalt.predicate.Predicate filter =
+        SparkWriteBuilder.partitionFilter(table, predicates)
+            .orElseThrow(
+                () ->
+                    new BasaltException(
+                        "Table "
+                            + table.name()
+                            + ": a DELETE without reading rows can only remove whole partitions;"
+                            + " the condition must use partition columns only"))
+            .orElse(null);
+    table
+        .newCommit(UUID.randomUUID().toString())
+        .dropPartitions(filter, Snapshot.BATCH_COMMIT_IDENTIFIER);
   }
 
   @Override

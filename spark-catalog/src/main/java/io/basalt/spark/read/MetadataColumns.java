@@ -34,7 +34,11 @@ import org.apache.spark.unsafe.types.UTF8String;
  *   <li>{@value #BUCKET}: the bucket of the row's data file;
  *   <li>{@value #FILE_PATH}: the full path of the row's data file;
  *   <li>{@value #ROW_INDEX}: the row's position in that file, counting every row of the file (rows
- *       that deletion vectors delete too).
+ *       that deletion vectors delete too);
+ *   <li>{@value #ROW}: primary-key tables only, the row's own values as a struct of every table
+ *       column. Row-level DELETE and MERGE INTO read it so that the -D rows they write carry the
+ *       deleted row's values (its sequence fields above all), as Paimon's deletes do. Asking for it
+ *       makes the scan read every table column, as rows.
  * </ul>
  *
  * The partition and the bucket are known per split. The file path and the row index need each row
@@ -52,6 +56,7 @@ public final class MetadataColumns implements Serializable {
   public static final String FILE_PATH = "__paimon_file_path";
   public static final String PARTITION = "__paimon_partition";
   public static final String BUCKET = "__paimon_bucket";
+  public static final String ROW = "__basalt_row";
 
   /** The field ids Paimon gives the metadata columns. */
   static final int ROW_INDEX_ID = Integer.MAX_VALUE - 100;
@@ -60,7 +65,10 @@ public final class MetadataColumns implements Serializable {
   static final int PARTITION_ID = Integer.MAX_VALUE - 102;
   static final int BUCKET_ID = Integer.MAX_VALUE - 103;
 
-  private static final Set<String> NAMES = Set.of(ROW_INDEX, FILE_PATH, PARTITION, BUCKET);
+  /** Not a Paimon column: an id outside the range Paimon reserves for its metadata columns. */
+  static final int ROW_VALUES_ID = Integer.MAX_VALUE - 150;
+
+  private static final Set<String> NAMES = Set.of(ROW_INDEX, FILE_PATH, PARTITION, BUCKET, ROW);
 
   private static final MetadataColumns NONE = new MetadataColumns(new StructType());
 
@@ -81,13 +89,14 @@ public final class MetadataColumns implements Serializable {
     List<MetadataColumn> columns = new ArrayList<>();
     Set<String> tableColumns = Set.of(table.rowType().fieldNames());
     for (StructField field :
-        List.of(
+        Arrays.asList(
             column(PARTITION, PARTITION_ID, partitionType(table), false),
             column(BUCKET, BUCKET_ID, DataTypes.IntegerType, false),
             column(FILE_PATH, FILE_PATH_ID, DataTypes.StringType, false),
-            column(ROW_INDEX, ROW_INDEX_ID, DataTypes.LongType, false))) {
+            column(ROW_INDEX, ROW_INDEX_ID, DataTypes.LongType, false),
+            rowValuesColumn(table))) {
       // a table column of the same name wins
-      if (!tableColumns.contains(field.name())) {
+      if (field != null && !tableColumns.contains(field.name())) {
         columns.add(new Column(field));
       }
     }
@@ -131,6 +140,24 @@ public final class MetadataColumns implements Serializable {
     return new StructField(name, type, nullable, metadata);
   }
 
+  /**
+   * The {@value #ROW} column of a primary-key table, or null. Spark keeps its value in the delete
+   * rows of a row-level operation and, as its metadata says, drops it from updated rows.
+   */
+  @javax.annotation.Nullable
+  private static StructField rowValuesColumn(FileStoreTable table) {
+    if (!table.hasPrimaryKey()) {
+      return null;
+    }
+    Metadata metadata =
+        new MetadataBuilder()
+            .putLong(DataField.FIELD_ID_KEY, ROW_VALUES_ID)
+            .putBoolean(MetadataColumn.PRESERVE_ON_UPDATE, false)
+            .build();
+    return new StructField(
+        ROW, io.basalt.spark.SparkTable.sparkSchema(table.schema()), true, metadata);
+  }
+
   /** The partition columns as a struct, CHAR and VARCHAR as STRING (no length checks on reads). */
   private static StructType partitionType(FileStoreTable table) {
     return VectorizedReadOptions.requestedSchema(table.partitionType());
@@ -147,6 +174,11 @@ public final class MetadataColumns implements Serializable {
   /** Whether the scan reads {@value #ROW_INDEX}. */
   boolean rowIndex() {
     return fields.getFieldIndex(ROW_INDEX).isDefined();
+  }
+
+  /** Whether the scan reads {@value #ROW}: then it reads every table column, as rows. */
+  boolean rowValues() {
+    return fields.getFieldIndex(ROW).isDefined();
   }
 
   /** Whether some column needs each row to come from one data file: the file path or row index. */
@@ -197,6 +229,7 @@ public final class MetadataColumns implements Serializable {
     private final GenericInternalRow row;
     private final int filePathIndex;
     private final int rowIndexIndex;
+    private final int rowValuesIndex;
     private UTF8String filePath;
 
     private SplitValues(FileStoreTable table, DataSplit split) {
@@ -218,6 +251,7 @@ public final class MetadataColumns implements Serializable {
       }
       this.filePathIndex = index(FILE_PATH);
       this.rowIndexIndex = index(ROW_INDEX);
+      this.rowValuesIndex = index(ROW);
       this.row = new GenericInternalRow(fields.size());
       for (int i = 0; i < fields.size(); i++) {
         switch (fields.fields()[i].name()) {
@@ -244,6 +278,16 @@ public final class MetadataColumns implements Serializable {
     void setRowIndex(long position) {
       if (rowIndexIndex >= 0) {
         row.setLong(rowIndexIndex, position);
+      }
+    }
+
+    /**
+     * Sets the values of the next row, whose table columns are every column in table order (the
+     * scan reads them all when it reads {@value #ROW}); the row is referenced, not copied.
+     */
+    void setRowValues(InternalRow values) {
+      if (rowValuesIndex >= 0) {
+        row.update(rowValuesIndex, values);
       }
     }
 

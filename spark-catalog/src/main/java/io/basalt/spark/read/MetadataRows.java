@@ -30,7 +30,9 @@ final class MetadataRows {
 
       @Override
       public InternalRow next() {
-        return joined.apply(rows.next(), metadata.row());
+        InternalRow row = rows.next();
+        metadata.setRowValues(row);
+        return joined.apply(row, metadata.row());
       }
 
       @Override
@@ -110,6 +112,7 @@ final class MetadataRows {
       }
       metadata.setRowIndex(position);
       InternalRow row = next;
+      metadata.setRowValues(row);
       next = null;
       return joined.apply(row, metadata.row());
     }

@@ -1,5 +1,8 @@
 package io.basalt.spark.read;
 
+import io.basalt.manifest.DataFileMeta;
+import io.basalt.manifest.FileKind;
+import io.basalt.manifest.ManifestEntry;
 import io.basalt.operation.read.SplitRead;
 import io.basalt.operation.scan.ScanMetrics;
 import io.basalt.operation.scan.SplitPacker;
@@ -11,10 +14,14 @@ import io.basalt.spark.SparkTable;
 import io.basalt.table.DataSplit;
 import io.basalt.table.FileStoreTable;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Objects;
 import java.util.OptionalLong;
+import java.util.Set;
 import javax.annotation.Nullable;
+import org.apache.spark.sql.connector.expressions.Expressions;
+import org.apache.spark.sql.connector.expressions.NamedReference;
 import org.apache.spark.sql.connector.metric.CustomMetric;
 import org.apache.spark.sql.connector.metric.CustomTaskMetric;
 import org.apache.spark.sql.connector.read.Batch;
@@ -23,7 +30,10 @@ import org.apache.spark.sql.connector.read.PartitionReaderFactory;
 import org.apache.spark.sql.connector.read.Scan;
 import org.apache.spark.sql.connector.read.Statistics;
 import org.apache.spark.sql.connector.read.SupportsReportStatistics;
+import org.apache.spark.sql.connector.read.SupportsRuntimeV2Filtering;
+import org.apache.spark.sql.internal.connector.PredicateUtils;
 import org.apache.spark.sql.sources.Filter;
+import org.apache.spark.sql.sources.In;
 import org.apache.spark.sql.types.StructType;
 
 /**
@@ -46,7 +56,8 @@ import org.apache.spark.sql.types.StructType;
  * the query asked for; a scan asking for the file path or row index of rows that are merged on read
  * fails at planning.
  */
-public final class SparkScan implements Scan, Batch, SupportsReportStatistics {
+public final class SparkScan
+    implements Scan, Batch, SupportsReportStatistics, SupportsRuntimeV2Filtering {
   private final FileStoreTable table;
   private final StructType readSchema;
 
@@ -58,6 +69,10 @@ public final class SparkScan implements Scan, Batch, SupportsReportStatistics {
   @Nullable private final Predicate bucketFilter;
   private final Filter[] parquetFilters;
   private final int limit;
+
+  /** Whether this scan reads the files a copy-on-write row-level operation rewrites. */
+  private final boolean rewrite;
+
   private TableScan.Plan plan;
   private Boolean columnar;
 
@@ -72,8 +87,10 @@ public final class SparkScan implements Scan, Batch, SupportsReportStatistics {
       @Nullable Predicate filter,
       @Nullable Predicate bucketFilter,
       Filter[] parquetFilters,
-      int limit) {
+      int limit,
+      boolean rewrite) {
     this.limit = limit;
+    this.rewrite = rewrite;
     this.table = table;
     this.readSchema = readSchema;
     StructType tableSchema = SparkTable.sparkSchema(table.schema());
@@ -117,6 +134,85 @@ public final class SparkScan implements Scan, Batch, SupportsReportStatistics {
     return new TableScan.Plan(full.snapshot(), kept, full.metrics());
   }
 
+  /**
+   * The live files this scan reads, as the ADD entries of its snapshot: what a copy-on-write
+   * rewrite replaces. Reflects the runtime file filter once Spark applied it.
+   */
+  public List<ManifestEntry> files() {
+    List<ManifestEntry> files = new ArrayList<>();
+    for (DataSplit split : plan().splits()) {
+      for (DataFileMeta file : split.files()) {
+        files.add(
+            new ManifestEntry(
+                FileKind.ADD, split.partition(), split.bucket(), split.totalBuckets(), file));
+      }
+    }
+    return files;
+  }
+
+  /**
+   * A rewrite scan lets Spark narrow it, at run time, to the files that hold rows the operation
+   * changes ({@value MetadataColumns#FILE_PATH} IN (...)), so only those files are rewritten.
+   */
+  @Override
+  public NamedReference[] filterAttributes() {
+    return rewrite
+        ? new NamedReference[] {Expressions.column(MetadataColumns.FILE_PATH)}
+        : new NamedReference[0];
+  }
+
+  @Override
+  public void filter(org.apache.spark.sql.connector.expressions.filter.Predicate[] predicates) {
+    Set<String> names = null;
+    for (org.apache.spark.sql.connector.expressions.filter.Predicate predicate : predicates) {
+      scala.Option<Filter> converted = PredicateUtils.toV1(predicate);
+      if (converted.isDefined()
+          && converted.get() instanceof In in
+          && in.attribute().equals(MetadataColumns.FILE_PATH)) {
+        Set<String> these = new HashSet<>();
+        for (Object value : in.values()) {
+          these.add(new org.apache.hadoop.fs.Path(String.valueOf(value)).getName());
+        }
+        if (names != null) {
+          these.retainAll(names);
+        }
+        names = these;
+      }
+    }
+    if (names != null) {
+      plan = keepFiles(plan(), names);
+      columnar = null;
+    }
+  }
+
+  private static TableScan.Plan keepFiles(TableScan.Plan full, Set<String> names) {
+    List<DataSplit> kept = new ArrayList<>();
+    for (DataSplit split : full.splits()) {
+      List<DataFileMeta> files = new ArrayList<>();
+      List<io.basalt.deletionvectors.DeletionFile> deletions = new ArrayList<>();
+      for (int i = 0; i < split.files().size(); i++) {
+        if (names.contains(split.files().get(i).fileName())) {
+          files.add(split.files().get(i));
+          if (!split.deletionFiles().isEmpty()) {
+            deletions.add(split.deletionFile(i));
+          }
+        }
+      }
+      if (!files.isEmpty()) {
+        kept.add(
+            new DataSplit(
+                split.snapshotId(),
+                split.partition(),
+                split.bucket(),
+                split.totalBuckets(),
+                files,
+                split.rawConvertible(),
+                deletions));
+      }
+    }
+    return new TableScan.Plan(full.snapshot(), kept, full.metrics());
+  }
+
   @Override
   public StructType readSchema() {
     return readSchema;
@@ -146,6 +242,7 @@ public final class SparkScan implements Scan, Batch, SupportsReportStatistics {
       List<DataSplit> splits = plan().splits();
       columnar =
           !splits.isEmpty()
+              && !metadata.rowValues()
               && splits.stream().allMatch(DataSplit::rawConvertible)
               && VectorizedReadOptions.supportsColumnar(dataSchema);
     }

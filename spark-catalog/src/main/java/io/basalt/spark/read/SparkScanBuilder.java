@@ -10,6 +10,8 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.Consumer;
+import javax.annotation.Nullable;
 import org.apache.spark.sql.connector.expressions.filter.And;
 import org.apache.spark.sql.connector.expressions.filter.Not;
 import org.apache.spark.sql.connector.expressions.filter.Or;
@@ -40,6 +42,7 @@ public final class SparkScanBuilder
   private final List<Predicate> pushed = new ArrayList<>();
   private final List<Predicate> bucketPredicates = new ArrayList<>();
   private int limit = -1;
+  @Nullable private Consumer<SparkScan> rewrite;
   private final List<org.apache.spark.sql.connector.expressions.filter.Predicate> pushedSpark =
       new ArrayList<>();
 
@@ -65,6 +68,10 @@ public final class SparkScanBuilder
       } else {
         fields.add(tableSchema.apply(field.name()));
       }
+    }
+    if (metadata.stream().anyMatch(f -> f.name().equals(MetadataColumns.ROW))) {
+      // the row's values are its table columns in table order: read them all
+      fields = new ArrayList<>(List.of(tableSchema.fields()));
     }
     fields.addAll(metadata);
     this.readSchema = new StructType(fields.toArray(new StructField[0]));
@@ -116,8 +123,32 @@ public final class SparkScanBuilder
     return true;
   }
 
+  /**
+   * Makes this builder build the scan of a copy-on-write row-level operation and hand it to {@code
+   * built}: pushed filters only skip whole files (a file is read whole or not at all, since every
+   * row it keeps must be rewritten), and Spark may narrow the scan to the files holding changed
+   * rows at run time.
+   */
+  public SparkScanBuilder forRewrite(Consumer<SparkScan> built) {
+    this.rewrite = built;
+    return this;
+  }
+
   @Override
   public Scan build() {
+    if (rewrite != null) {
+      SparkScan scan =
+          new SparkScan(
+              table,
+              readSchema,
+              Predicate.and(pushed),
+              Predicate.and(bucketPredicates),
+              new Filter[0],
+              -1,
+              true);
+      rewrite.accept(scan);
+      return scan;
+    }
     List<Filter> parquetFilters = new ArrayList<>();
     for (org.apache.spark.sql.connector.expressions.filter.Predicate predicate : pushedSpark) {
       boolean onBucket =
@@ -132,7 +163,8 @@ public final class SparkScanBuilder
         Predicate.and(pushed),
         Predicate.and(bucketPredicates),
         parquetFilters.toArray(new Filter[0]),
-        limit);
+        limit,
+        false);
   }
 
   /**

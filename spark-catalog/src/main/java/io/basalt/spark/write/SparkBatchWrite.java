@@ -1,14 +1,18 @@
 package io.basalt.spark.write;
 
+import io.basalt.manifest.ManifestEntry;
 import io.basalt.operation.commit.CommitStateUnknownException;
 import io.basalt.operation.commit.FileStoreCommit;
+import io.basalt.options.CompactionOptions;
 import io.basalt.predicate.Predicate;
 import io.basalt.snapshot.Snapshot;
 import io.basalt.table.CommitMessage;
 import io.basalt.table.FileStoreTable;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.UUID;
+import java.util.function.Supplier;
 import javax.annotation.Nullable;
 import org.apache.spark.sql.connector.write.BatchWrite;
 import org.apache.spark.sql.connector.write.DataWriterFactory;
@@ -24,16 +28,22 @@ final class SparkBatchWrite implements BatchWrite {
   private final boolean overwrite;
   private final boolean dynamic;
   @Nullable private final Predicate overwriteFilter;
+  @Nullable private final Supplier<List<ManifestEntry>> replaced;
   private final String commitUser = UUID.randomUUID().toString();
   @Nullable private final Long baseSnapshotId;
   private boolean commitStateUnknown;
+  private static final Map<String, String> WRITE_ONLY =
+      Map.of(CompactionOptions.WRITE_ONLY.key(), "true");
 
   SparkBatchWrite(
       FileStoreTable table,
       boolean overwrite,
       boolean dynamic,
-      @Nullable Predicate overwriteFilter) {
-    this.table = table;
+      @Nullable Predicate overwriteFilter,
+      @Nullable Supplier<List<ManifestEntry>> replaced) {
+    // a rewrite must not compact: a compaction could take a file the rewrite replaces
+    this.table = replaced == null ? table : table.copyWithOptions(WRITE_ONLY);
+    this.replaced = replaced;
     this.overwrite = overwrite;
     this.dynamic = dynamic;
     this.overwriteFilter = overwriteFilter;
@@ -50,7 +60,9 @@ final class SparkBatchWrite implements BatchWrite {
     List<CommitMessage> all = collect(messages);
     FileStoreCommit commit = table.newCommit(commitUser);
     try {
-      if (overwrite) {
+      if (replaced != null) {
+        commit.replaceFiles(replaced.get(), all, Snapshot.BATCH_COMMIT_IDENTIFIER);
+      } else if (overwrite) {
         commit.overwrite(overwriteFilter, dynamic, all, Snapshot.BATCH_COMMIT_IDENTIFIER);
       } else {
         commit.commit(all, Snapshot.BATCH_COMMIT_IDENTIFIER);

@@ -1,10 +1,12 @@
 package io.basalt.spark.write;
 
+import io.basalt.manifest.ManifestEntry;
 import io.basalt.predicate.Predicate;
 import io.basalt.spark.functions.BucketFunctions;
 import io.basalt.table.FileStoreTable;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Supplier;
 import javax.annotation.Nullable;
 import org.apache.spark.sql.connector.distributions.Distribution;
 import org.apache.spark.sql.connector.distributions.Distributions;
@@ -28,6 +30,7 @@ final class SparkWrite implements Write, RequiresDistributionAndOrdering {
   private final boolean overwrite;
   private final boolean dynamic;
   @Nullable private final Predicate overwriteFilter;
+  @Nullable private final Supplier<List<ManifestEntry>> replaced;
 
   SparkWrite(
       FileStoreTable table,
@@ -35,19 +38,39 @@ final class SparkWrite implements Write, RequiresDistributionAndOrdering {
       boolean overwrite,
       boolean dynamic,
       @Nullable Predicate overwriteFilter) {
+    this(table, info, overwrite, dynamic, overwriteFilter, null);
+  }
+
+  /**
+   * @param replaced for a copy-on-write rewrite, the files the new ones replace (known once the
+   *     rewrite's scan is planned), or null
+   */
+  SparkWrite(
+      FileStoreTable table,
+      LogicalWriteInfo info,
+      boolean overwrite,
+      boolean dynamic,
+      @Nullable Predicate overwriteFilter,
+      @Nullable Supplier<List<ManifestEntry>> replaced) {
     this.table = table;
     this.info = info;
     this.overwrite = overwrite;
     this.dynamic = dynamic;
     this.overwriteFilter = overwriteFilter;
+    this.replaced = replaced;
   }
 
   @Override
   public String description() {
-    return "BasaltWrite(" + table.name() + (overwrite ? ", overwrite" : "") + ")";
+    return "BasaltWrite("
+        + table.name()
+        + (overwrite ? ", overwrite" : "")
+        + (replaced != null ? ", copy-on-write" : "")
+        + ")";
   }
 
-  private List<Expression> clustering() {
+  /** The (partition, bucket) clustering every write of {@code table} needs; may be empty. */
+  static List<Expression> clustering(FileStoreTable table) {
     List<Expression> clustering = new ArrayList<>();
     for (String partition : table.schema().partitionKeys()) {
       clustering.add(Expressions.identity(partition));
@@ -64,18 +87,18 @@ final class SparkWrite implements Write, RequiresDistributionAndOrdering {
     return clustering;
   }
 
-  @Override
-  public Distribution requiredDistribution() {
-    List<Expression> clustering = clustering();
+  /** Each bucket's rows to exactly one task. */
+  static Distribution distribution(FileStoreTable table) {
+    List<Expression> clustering = clustering(table);
     return clustering.isEmpty()
         ? Distributions.unspecified()
         : Distributions.clustered(clustering.toArray(new Expression[0]));
   }
 
-  @Override
-  public SortOrder[] requiredOrdering() {
+  /** Within a task, bucket after bucket, by primary key. */
+  static SortOrder[] ordering(FileStoreTable table) {
     List<SortOrder> ordering = new ArrayList<>();
-    for (Expression expression : clustering()) {
+    for (Expression expression : clustering(table)) {
       ordering.add(Expressions.sort(expression, SortDirection.ASCENDING));
     }
     for (String key : table.schema().trimmedPrimaryKeys()) {
@@ -85,7 +108,17 @@ final class SparkWrite implements Write, RequiresDistributionAndOrdering {
   }
 
   @Override
+  public Distribution requiredDistribution() {
+    return distribution(table);
+  }
+
+  @Override
+  public SortOrder[] requiredOrdering() {
+    return ordering(table);
+  }
+
+  @Override
   public BatchWrite toBatch() {
-    return new SparkBatchWrite(table, overwrite, dynamic, overwriteFilter);
+    return new SparkBatchWrite(table, overwrite, dynamic, overwriteFilter, replaced);
   }
 }

@@ -39,7 +39,7 @@ public final class SparkWriteBuilder
   @Override
   public boolean canOverwrite(
       org.apache.spark.sql.connector.expressions.filter.Predicate[] predicates) {
-    return partitionFilter(predicates).isPresent();
+    return partitionFilter(table, predicates).isPresent();
   }
 
   @Override
@@ -47,7 +47,7 @@ public final class SparkWriteBuilder
       org.apache.spark.sql.connector.expressions.filter.Predicate[] predicates) {
     this.overwrite = true;
     this.overwriteFilter =
-        partitionFilter(predicates)
+        partitionFilter(table, predicates)
             .orElseThrow(
                 () ->
                     new BasaltException(
@@ -59,8 +59,13 @@ public final class SparkWriteBuilder
     return this;
   }
 
-  /** The engine form of an overwrite filter: empty when it is not on partition columns only. */
-  private Optional<Optional<Predicate>> partitionFilter(
+  /**
+   * The engine form of a filter that selects whole partitions of {@code table} (an overwrite or
+   * delete filter): empty when it is not on partition columns only, an empty predicate when it
+   * selects everything.
+   */
+  public static Optional<Optional<Predicate>> partitionFilter(
+      FileStoreTable table,
       org.apache.spark.sql.connector.expressions.filter.Predicate[] predicates) {
     StructType schema = SparkTable.sparkSchema(table.schema());
     Set<String> partitionKeys = new HashSet<>(table.schema().partitionKeys());

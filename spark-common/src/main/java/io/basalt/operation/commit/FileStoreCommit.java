@@ -285,7 +285,7 @@ public final class FileStoreCommit {
    *
    * @return the new snapshot's id, or empty when none of the partitions holds a file
    */
-  public OptionalLong dropPartitions(Set<BinaryRow> partitions, long identifier) {
+  public OptionalLong dropPartitionValues(Set<BinaryRow> partitions, long identifier) {
     Optional<Snapshot> current = snapshots.latestSnapshot();
     if (partitions.isEmpty()
         || current.isEmpty()
@@ -311,16 +311,71 @@ public final class FileStoreCommit {
     return deletes;
   }
 
+  /**
+   * Replaces exactly the files of {@code replaced} with the new files of {@code messages}, as one
+   * OVERWRITE snapshot: the commit of a copy-on-write DELETE, UPDATE or MERGE that rewrote the
+   * files it read. Each attempt first checks that every replaced file is still live; when one is
+   * not (a concurrent compaction, overwrite or delete took it), {@link CommitConflictException} is
+   * thrown and nothing is committed. Commits nothing when there is nothing to replace or add.
+   *
+   * @param replaced the live files the rewrite read, as ADD entries of the snapshot it read
+   */
+  public OptionalLong replaceFiles(
+      List<ManifestEntry> replaced, List<CommitMessage> messages, long identifier) {
+    List<ManifestEntry> changes = new ArrayList<>();
+    for (ManifestEntry entry : replaced) {
+      changes.add(entry.asDelete());
+    }
+    changes.addAll(addEntries(messages));
+    if (changes.isEmpty()) {
+      return OptionalLong.empty();
+    }
+    ConflictDetector detector = new ConflictDetector(table);
+    return afterCommit(
+        tryCommit(
+            CommitKind.OVERWRITE,
+            identifier,
+            latest -> {
+              if (latest == null && !replaced.isEmpty()) {
+                throw new CommitConflictException(
+                    "Commit to table "
+                        + table.name()
+                        + " found no snapshot: the files it replaces are gone. Nothing was"
+                        + " committed; retry the operation.");
+              }
+              if (latest != null) {
+                detector.check(latest, changes);
+              }
+              return changes;
+            },
+            null));
+  }
+
+  /**
+   * Drops every file of the partitions {@code partitionFilter} selects (null: the whole table), as
+   * an OVERWRITE snapshot, without reading them. Commits nothing when no file matches.
+   */
+  public OptionalLong dropPartitions(@Nullable Predicate partitionFilter, long identifier) {
+    Optional<Snapshot> current = snapshots.latestSnapshot();
+    if (current.isEmpty()
+        || table.newScan().withFilter(partitionFilter).liveEntries(current.get()).isEmpty()) {
+      return OptionalLong.empty();
+    }
+    return afterCommit(
+        tryCommit(
+            CommitKind.OVERWRITE,
+            identifier,
+            latest ->
+                latest == null ? List.of() : deletesFor(latest, partitionFilter, false, List.of()),
+            null));
+  }
+
   /** Runs the table's post-commit maintenance when a snapshot landed. */
   private OptionalLong afterCommit(OptionalLong committed) {
     PostCommitActions.run(table, committed);
     return committed;
   }
 
-  /**
-   * Deletes the files of a write that will not be committed. Never call it after a {@link
-   * CommitStateUnknownException}: the snapshot may reference them.
-   */
   /**
    * Refuses to commit files written for columns that an ALTER TABLE changed since the write
    * started: a compaction in such a write would rewrite newer files without the newer columns.
@@ -343,6 +398,10 @@ public final class FileStoreCommit {
             });
   }
 
+  /**
+   * Deletes the files of a write that will not be committed. Never call it after a {@link
+   * CommitStateUnknownException}: the snapshot may reference them.
+   */
   public void abort(List<CommitMessage> messages) {
     deleteCompactionOutput(messages);
     DataFilePaths dataPaths = table.dataFilePaths();

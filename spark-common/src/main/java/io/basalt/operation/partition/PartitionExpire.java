@@ -86,7 +86,7 @@ public final class PartitionExpire {
     }
     table
         .newCommit("expire-partitions-" + UUID.randomUUID())
-        .dropPartitions(partitions, Snapshot.BATCH_COMMIT_IDENTIFIER);
+        .dropPartitionValues(partitions, Snapshot.BATCH_COMMIT_IDENTIFIER);
     LOG.info("Expired partitions of table {}: {}", table.name(), specs);
     return specs;
   }

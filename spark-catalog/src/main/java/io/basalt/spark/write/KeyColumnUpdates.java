@@ -1,0 +1,18 @@
+package io.basalt.spark.write;
+
+/** The message of an UPDATE or MERGE INTO that assigns a key or partition column. */
+public final class KeyColumnUpdates {
+  private KeyColumnUpdates() {}
+
+  /**
+   * @param statement {@code UPDATE} or {@code MERGE INTO}
+   * @param column the assigned primary-key or partition column
+   */
+  public static String message(String statement, String table, String column) {
+    return String.format(
+        "%s cannot change column '%s' of table %s: it is part of the primary key (partition"
+            + " columns included), which identifies the row. Fix: leave '%s' out of the SET"
+            + " clause; to move a row to another key, DELETE it and INSERT it with the new key.",
+        statement, column, table, column);
+  }
+}

@@ -1,0 +1,95 @@
+package io.basalt.spark.write;
+
+import io.basalt.spark.read.MetadataColumns;
+import io.basalt.spark.read.SparkScanBuilder;
+import io.basalt.table.FileStoreTable;
+import io.basalt.table.RowLevelSupport;
+import org.apache.spark.sql.connector.expressions.Expressions;
+import org.apache.spark.sql.connector.expressions.NamedReference;
+import org.apache.spark.sql.connector.read.ScanBuilder;
+import org.apache.spark.sql.connector.write.DeltaWrite;
+import org.apache.spark.sql.connector.write.DeltaWriteBuilder;
+import org.apache.spark.sql.connector.write.LogicalWriteInfo;
+import org.apache.spark.sql.connector.write.RowLevelOperation;
+import org.apache.spark.sql.connector.write.SupportsDelta;
+import org.apache.spark.sql.util.CaseInsensitiveStringMap;
+
+/**
+ * A DELETE, UPDATE or MERGE INTO on a primary-key table, written as a delta: the row id is the
+ * primary key (partition columns included), and each changed row becomes one key-value row of the
+ * bucket's LSM: -D for a delete, +U with the whole new row for an update, +I for an insert. Nothing
+ * is read back or rewritten; merging applies the changes on read and in compaction.
+ *
+ * <p>DELETE and MERGE INTO also read {@value MetadataColumns#ROW}, so that a -D row carries the
+ * deleted row's values (its sequence fields decide whether the delete is newer than the row).
+ */
+public final class SparkDeltaOperation implements SupportsDelta {
+  private final FileStoreTable table;
+  private final Command command;
+
+  public SparkDeltaOperation(FileStoreTable table, Command command) {
+    this.table = table;
+    this.command = command;
+  }
+
+  @Override
+  public Command command() {
+    return command;
+  }
+
+  @Override
+  public String description() {
+    return "BasaltDelta(" + table.name() + ", " + command + ")";
+  }
+
+  /**
+   * The scan of the rows to change. A DELETE that reaches this point removes rows by key (a delete
+   * of whole partitions never gets here), so this is where a merge engine that cannot honour a
+   * delete by key fails it.
+   */
+  @Override
+  public ScanBuilder newScanBuilder(CaseInsensitiveStringMap options) {
+    if (command == Command.DELETE) {
+      RowLevelSupport.checkDelete(table);
+    }
+    return new SparkScanBuilder(table.copyWithOptions(options.asCaseSensitiveMap()));
+  }
+
+  @Override
+  public DeltaWriteBuilder newWriteBuilder(LogicalWriteInfo info) {
+    return new DeltaWriteBuilder() {
+      @Override
+      public DeltaWrite build() {
+        return new SparkDeltaWrite(table, info, command);
+      }
+    };
+  }
+
+  @Override
+  public NamedReference[] rowId() {
+    return table.schema().primaryKeys().stream()
+        .map(Expressions::column)
+        .toArray(NamedReference[]::new);
+  }
+
+  @Override
+  public NamedReference[] requiredMetadataAttributes() {
+    return command == Command.UPDATE
+        ? new NamedReference[0]
+        : new NamedReference[] {Expressions.column(MetadataColumns.ROW)};
+  }
+
+  @Override
+  public boolean representUpdateAsDeleteAndInsert() {
+    return false;
+  }
+
+  /** The operation's command, as SQL names it in messages. */
+  static String statement(RowLevelOperation.Command command) {
+    return switch (command) {
+      case DELETE -> "DELETE";
+      case UPDATE -> "UPDATE";
+      case MERGE -> "MERGE INTO";
+    };
+  }
+}

@@ -1,0 +1,112 @@
+package io.basalt.spark.write;
+
+import io.basalt.BasaltException;
+import io.basalt.data.RowKind;
+import io.basalt.operation.write.TableWrite;
+import io.basalt.table.FileStoreTable;
+import io.basalt.table.RowLevelSupport;
+import java.util.Objects;
+import org.apache.spark.sql.catalyst.InternalRow;
+import org.apache.spark.sql.catalyst.expressions.GenericInternalRow;
+import org.apache.spark.sql.connector.write.DeltaWriter;
+import org.apache.spark.sql.connector.write.WriterCommitMessage;
+import org.apache.spark.sql.types.DataType;
+
+/**
+ * Writes one task's change rows into the table's buckets: a delete as -D (the deleted row's values
+ * when the scan read them, else its key alone), an update as +U with the whole new row, an insert
+ * as +I. On a table with {@code ignore-delete} the deletes are dropped here, as the table asks.
+ */
+final class SparkDeltaWriter implements DeltaWriter<InternalRow> {
+  private final FileStoreTable table;
+  private final TableWrite write;
+  private final String statement;
+  private final int[] keyPositions;
+  private final DataType[] keyTypes;
+  private final int oldRowIndex;
+  private final int arity;
+  private final boolean ignoreDeletes;
+  private boolean deletesChecked;
+  private GenericInternalRow keyOnly;
+
+  SparkDeltaWriter(
+      FileStoreTable table,
+      TableWrite write,
+      String statement,
+      int[] keyPositions,
+      DataType[] keyTypes,
+      int oldRowIndex) {
+    this.table = table;
+    this.write = write;
+    this.statement = statement;
+    this.keyPositions = keyPositions;
+    this.keyTypes = keyTypes;
+    this.oldRowIndex = oldRowIndex;
+    this.arity = table.rowType().size();
+    this.ignoreDeletes = RowLevelSupport.deletesIgnored(table);
+  }
+
+  @Override
+  public void delete(InternalRow metadata, InternalRow id) {
+    if (ignoreDeletes) {
+      return;
+    }
+    if (!deletesChecked) {
+      // a MERGE INTO with a DELETE clause gets here without the DELETE statement's check
+      RowLevelSupport.checkDelete(table);
+      deletesChecked = true;
+    }
+    if (oldRowIndex >= 0 && metadata != null && !metadata.isNullAt(oldRowIndex)) {
+      write.write(metadata.getStruct(oldRowIndex, arity), RowKind.DELETE);
+      return;
+    }
+    if (keyOnly == null) {
+      keyOnly = new GenericInternalRow(arity);
+    }
+    for (int i = 0; i < keyPositions.length; i++) {
+      keyOnly.update(keyPositions[i], id.get(i, keyTypes[i]));
+    }
+    write.write(keyOnly, RowKind.DELETE);
+  }
+
+  @Override
+  public void update(InternalRow metadata, InternalRow id, InternalRow row) {
+    checkKeyUnchanged(id, row);
+    write.write(row, RowKind.UPDATE_AFTER);
+  }
+
+  @Override
+  public void insert(InternalRow row) {
+    write.write(row, RowKind.INSERT);
+  }
+
+  /**
+   * The analyzer rejects assignments to key columns when Basalt's session extensions are installed;
+   * without them this catches the changed key before anything is written.
+   */
+  private void checkKeyUnchanged(InternalRow id, InternalRow row) {
+    for (int i = 0; i < keyPositions.length; i++) {
+      Object before = id.get(i, keyTypes[i]);
+      Object after = row.isNullAt(keyPositions[i]) ? null : row.get(keyPositions[i], keyTypes[i]);
+      if (!Objects.deepEquals(before, after)) {
+        String column = table.rowType().fields()[keyPositions[i]].name();
+        throw new BasaltException(KeyColumnUpdates.message(statement, table.name(), column));
+      }
+    }
+  }
+
+  @Override
+  public WriterCommitMessage commit() {
+    return new SparkCommitMessage(write.prepareCommit());
+  }
+
+  @Override
+  public void abort() {
+    write.abort();
+  }
+
+  @Override
+  public void close() {
+    write.close();
+  }
+}

@@ -1,0 +1,110 @@
+package io.basalt.table;
+
+import io.basalt.BasaltException;
+import io.basalt.options.MergeEngineOptions;
+import io.basalt.options.Options;
+import io.basalt.options.TableOptions;
+
+/**
+ * Which row-level SQL statements a table accepts, by merge engine, as Paimon defines it. A
+ * primary-key DELETE writes a retraction (-D) row per deleted key, so it needs a merge engine that
+ * honours a delete by key: deduplicate always; partial-update with {@code
+ * partial-update.remove-record-on-delete} or {@code
+ * partial-update.remove-record-on-sequence-group}; aggregation with {@code
+ * aggregation.remove-record-on-delete}; any engine with {@code ignore-delete} (the -D rows are then
+ * dropped, so such a DELETE changes nothing, as in Paimon). UPDATE and MERGE INTO write whole new
+ * rows, which only deduplicate and partial-update keep as written. Append tables take every
+ * statement (their files are rewritten).
+ *
+ * @since 0.1
+ */
+public final class RowLevelSupport {
+  private RowLevelSupport() {}
+
+  /**
+   * Checks that {@code table} can apply a DELETE by writing -D rows.
+   *
+   * @throws BasaltException naming the table, the merge engine and the options that allow it
+   */
+  public static void checkDelete(FileStoreTable table) {
+    String engine = mergeEngine(table);
+    Options options = table.options();
+    if (!table.hasPrimaryKey()
+        || "deduplicate".equals(engine)
+        || options.get(MergeEngineOptions.IGNORE_DELETE)) {
+      return;
+    }
+    String allowing;
+    switch (engine) {
+      case "partial-update" -> {
+        if (options.get(MergeEngineOptions.PARTIAL_UPDATE_REMOVE_RECORD_ON_DELETE)
+            || options.contains(
+                MergeEngineOptions.PARTIAL_UPDATE_REMOVE_RECORD_ON_SEQUENCE_GROUP)) {
+          return;
+        }
+        allowing =
+            String.format(
+                "'%s' = 'true', or '%s' = '<sequence fields>', or '%s' = 'true' (deletes are then"
+                    + " dropped)",
+                MergeEngineOptions.PARTIAL_UPDATE_REMOVE_RECORD_ON_DELETE.key(),
+                MergeEngineOptions.PARTIAL_UPDATE_REMOVE_RECORD_ON_SEQUENCE_GROUP.key(),
+                MergeEngineOptions.IGNORE_DELETE.key());
+      }
+      case "aggregation" -> {
+        if (options.get(MergeEngineOptions.AGGREGATION_REMOVE_RECORD_ON_DELETE)) {
+          return;
+        }
+        allowing =
+            String.format(
+                "'%s' = 'true', or '%s' = 'true' (deletes are then dropped)",
+                MergeEngineOptions.AGGREGATION_REMOVE_RECORD_ON_DELETE.key(),
+                MergeEngineOptions.IGNORE_DELETE.key());
+      }
+      default ->
+          allowing =
+              String.format(
+                  "'%s' = 'true' (deletes are then dropped)",
+                  MergeEngineOptions.IGNORE_DELETE.key());
+    }
+    throw new BasaltException(
+        String.format(
+            "DELETE FROM %s is not supported: the table's '%s' is '%s', which cannot remove a row"
+                + " by its key alone. Fix: ALTER TABLE %s SET TBLPROPERTIES with %s, or delete"
+                + " whole partitions (a WHERE clause on partition columns only).",
+            table.name(), TableOptions.MERGE_ENGINE.key(), engine, table.name(), allowing));
+  }
+
+  /**
+   * Checks that {@code table} can take new versions of whole rows, as UPDATE and MERGE INTO write
+   * them.
+   *
+   * @param statement the statement, for the message ({@code UPDATE} or {@code MERGE INTO})
+   * @throws BasaltException naming the table and the merge engine otherwise
+   */
+  public static void checkUpdate(FileStoreTable table, String statement) {
+    String engine = mergeEngine(table);
+    if (!table.hasPrimaryKey() || "deduplicate".equals(engine) || "partial-update".equals(engine)) {
+      return;
+    }
+    throw new BasaltException(
+        String.format(
+            "%s on %s is not supported: the table's '%s' is '%s', which would merge the new row"
+                + " into the old one (%s) instead of replacing it. Only 'deduplicate' and"
+                + " 'partial-update' tables support UPDATE and MERGE INTO; use INSERT INTO to add"
+                + " rows to this table.",
+            statement,
+            table.name(),
+            TableOptions.MERGE_ENGINE.key(),
+            engine,
+            "first-row".equals(engine) ? "keeping the first one" : "aggregating them"));
+  }
+
+  /** Whether the -D rows of a DELETE on {@code table} are dropped by {@code ignore-delete}. */
+  public static boolean deletesIgnored(FileStoreTable table) {
+    return table.hasPrimaryKey() && table.options().get(MergeEngineOptions.IGNORE_DELETE);
+  }
+
+  private static String mergeEngine(FileStoreTable table) {
+    return table.options().get(TableOptions.MERGE_ENGINE);
+  }
+}
