@@ -88,7 +88,7 @@ class MergeIntoIT extends SparkTestBase {
             + " WHEN MATCHED AND s.newv = 'B' THEN UPDATE SET v = s.newv, n = 2"
             + " WHEN MATCHED AND s.newv = 'C' THEN DELETE"
             + " WHEN MATCHED THEN UPDATE SET n = -1"
-            + " WHEN NOT MATCHED THEN INSERT (id, v, n) VALUES (99, s.newv, 0)"
+            + " WHEN NOT MATCHED AND s.newv = 'A' THEN INSERT (id, v, n) VALUES (99, s.newv, 0)"
             + " WHEN NOT MATCHED BY SOURCE AND t.id = 4 THEN UPDATE SET v = 'unmatched'");
     assertThat(rows("SELECT * FROM mrg.nonkey"))
         .containsExactly("0,old0,0", "1,old1,0", "2,B,2", "4,unmatched,0", "99,A,0");
