@@ -47,6 +47,11 @@ public final class KeyValueLayout implements Serializable {
     }
   }
 
+  /** Every table column, the value columns of files. */
+  public List<DataField> valueFields() {
+    return valueFields;
+  }
+
   public int keyArity() {
     return keyFields.size();
   }

@@ -1,12 +1,15 @@
 package io.basalt.mergetree;
 
 import io.basalt.BasaltException;
+import io.basalt.merge.MergeFunction;
 import io.basalt.utils.CloseableIterator;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.Iterator;
 import java.util.List;
+import java.util.function.Supplier;
 import org.apache.spark.sql.catalyst.InternalRow;
+import org.apache.spark.sql.catalyst.expressions.UnsafeProjection;
 import org.apache.spark.sql.types.DataType;
 import org.apache.spark.sql.types.StructField;
 import org.apache.spark.sql.types.StructType;
@@ -20,6 +23,9 @@ public final class KeyValues {
   private final KeyValueRow view;
   private final WriteBuffer buffer;
   private final Comparator<InternalRow> versionOrder;
+  private final MergeFunction bufferMerge;
+  private final MergeFunction spillMerge;
+  private final UnsafeProjection toUnsafe;
   private final List<SpillFile> spills = new ArrayList<>();
   private long spilledBytes;
   private final int[] keyIndices;
@@ -30,11 +36,23 @@ public final class KeyValues {
     this(layout, tableName, SequenceOrder.bySequenceNumber(layout));
   }
 
+  /** A deduplicating buffer. */
+  public KeyValues(KeyValueLayout layout, String tableName, Comparator<InternalRow> versionOrder) {
+    this(layout, tableName, versionOrder, () -> MergeIterator.newestWins(layout));
+  }
+
   /**
    * @param versionOrder orders versions of one key from oldest to newest (full file rows)
+   * @param mergeFunctions new merge functions over full file rows (the buffer needs two)
    */
-  public KeyValues(KeyValueLayout layout, String tableName, Comparator<InternalRow> versionOrder) {
+  public KeyValues(
+      KeyValueLayout layout,
+      String tableName,
+      Comparator<InternalRow> versionOrder,
+      Supplier<MergeFunction> mergeFunctions) {
     this.layout = layout;
+    this.bufferMerge = mergeFunctions.get();
+    this.spillMerge = mergeFunctions.get();
     this.tableName = tableName;
     StructType fileSchema = layout.fileSchema();
     DataType[] types = new DataType[fileSchema.size()];
@@ -44,6 +62,7 @@ public final class KeyValues {
     }
     this.view = new KeyValueRow(layout, types);
     this.buffer = new WriteBuffer(layout, fileSchema, versionOrder);
+    this.toUnsafe = UnsafeProjection.create(fileSchema);
     this.versionOrder = versionOrder;
     this.keyIndices = layout.keyIndicesInValue();
     this.keyNames = new String[keyIndices.length];
@@ -75,14 +94,16 @@ public final class KeyValues {
   }
 
   /**
-   * Frees the buffer's memory by writing its rows, sorted and deduplicated, to a local spill file
-   * in {@code dir}; {@link #sortedNewestPerKey} merges the spills back.
+   * Frees the buffer's memory by writing its rows, sorted and merged per key, to a local spill file
+   * in {@code dir}; {@link #sortedMerged} merges the spills back.
    */
   public void spill(java.nio.file.Path dir) {
     if (buffer.isEmpty()) {
       return;
     }
-    SpillFile spill = SpillFile.write(dir, layout.fileSchema().size(), buffer.sortedNewestPerKey());
+    SpillFile spill =
+        SpillFile.write(
+            dir, layout.fileSchema().size(), buffer.sortedMerged(bufferMerge), toUnsafe);
     spills.add(spill);
     spilledBytes += spill.bytes();
     buffer.clear();
@@ -99,11 +120,11 @@ public final class KeyValues {
   }
 
   /**
-   * Every buffered and spilled row sorted by key, the newest version per key (retractions
-   * included); rows are reused, and valid until {@link #clear}.
+   * Every buffered and spilled row sorted by key, the versions of each key merged (retractions
+   * included); rows are reused, each valid until the next is read.
    */
-  public CloseableIterator<InternalRow> sortedNewestPerKey() {
-    Iterator<InternalRow> memory = buffer.sortedNewestPerKey();
+  public CloseableIterator<InternalRow> sortedMerged() {
+    Iterator<InternalRow> memory = buffer.sortedMerged(bufferMerge);
     CloseableIterator<InternalRow> memoryRun =
         new CloseableIterator<>() {
           @Override
@@ -127,7 +148,7 @@ public final class KeyValues {
       runs.add(spill.read());
     }
     runs.add(memoryRun);
-    return new MergeIterator(runs, layout, versionOrder, true);
+    return new MergeIterator(runs, layout, versionOrder, spillMerge, true);
   }
 
   /** Empties the buffer and deletes the spill files. */

@@ -1,6 +1,7 @@
 package io.basalt.mergetree;
 
 import io.basalt.data.RowKind;
+import io.basalt.merge.MergeFunction;
 import io.basalt.utils.CloseableIterator;
 import java.util.Comparator;
 import java.util.List;
@@ -9,12 +10,14 @@ import java.util.PriorityQueue;
 import org.apache.spark.sql.catalyst.InternalRow;
 
 /**
- * A streaming k-way merge of sorted runs under the deduplicate merge engine: for each key, the
- * version with the highest sequence number wins, and the key disappears when that version is a
- * retraction. Each run must be sorted by key with every key at most once (as level-0 files and
- * levels are). Memory is one current row per run.
+ * A streaming k-way merge of sorted runs: feeds the versions of each key, oldest first, to the
+ * table's {@link MergeFunction} and yields its result; a key whose result is a retraction
+ * disappears unless retractions are emitted (merges whose output has older data below). Each run
+ * must be sorted by key with every key at most once (as level-0 files and levels are). Memory is
+ * one current row per run.
  *
- * <p>The returned row is the winning run's own (reused) row, valid until the next call.
+ * <p>The returned row may be a run's own (reused) row or the merge function's view; it is valid
+ * until the next call.
  */
 public final class MergeIterator implements CloseableIterator<InternalRow> {
   private final List<CloseableIterator<InternalRow>> runs;
@@ -22,26 +25,39 @@ public final class MergeIterator implements CloseableIterator<InternalRow> {
   private final Comparator<InternalRow> keyOrder;
   private final int kindIndex;
   private final boolean emitRetractions;
+  private final MergeFunction mergeFunction;
   private Head pending;
   private InternalRow next;
   private long mergedRows;
 
-  /** A merge ordering versions by sequence number that drops retracted keys. */
+  /** A deduplicating merge ordering versions by sequence number that drops retracted keys. */
   public MergeIterator(List<CloseableIterator<InternalRow>> runs, KeyValueLayout layout) {
     this(runs, layout, SequenceOrder.bySequenceNumber(layout), false);
   }
 
+  /** A deduplicating merge (the newest version wins). */
+  public MergeIterator(
+      List<CloseableIterator<InternalRow>> runs,
+      KeyValueLayout layout,
+      Comparator<InternalRow> versionOrder,
+      boolean emitRetractions) {
+    this(runs, layout, versionOrder, newestWins(layout), emitRetractions);
+  }
+
   /**
    * @param versionOrder orders versions of one key from oldest to newest
-   * @param emitRetractions whether a key whose newest version is a retraction yields that
+   * @param mergeFunction merges the versions of each key
+   * @param emitRetractions whether a key whose merged version is a retraction yields that
    *     retraction (compaction into a level with older data below) or disappears (reads)
    */
   public MergeIterator(
       List<CloseableIterator<InternalRow>> runs,
       KeyValueLayout layout,
       Comparator<InternalRow> versionOrder,
+      MergeFunction mergeFunction,
       boolean emitRetractions) {
     this.runs = runs;
+    this.mergeFunction = mergeFunction;
     this.keyOrder = layout.keyComparator();
     this.kindIndex = layout.kindIndex();
     this.emitRetractions = emitRetractions;
@@ -76,17 +92,23 @@ public final class MergeIterator implements CloseableIterator<InternalRow> {
     }
     while (!heap.isEmpty()) {
       Head top = heap.poll();
+      mergeFunction.reset();
+      mergeFunction.add(top.row);
       while (!heap.isEmpty() && keyOrder.compare(heap.peek().row, top.row) == 0) {
-        // top is an older version of the same key: drop it
+        // a newer version of the same key; the older row stays valid while the newer is added
+        Head newer = heap.poll();
+        mergeFunction.add(newer.row);
         mergedRows++;
         if (top.advance()) {
           heap.add(top);
         }
-        top = heap.poll();
+        top = newer;
       }
+      // the newest row may be part of the result: its run moves on only at the next call
       pending = top;
-      if (emitRetractions || RowKind.isAdd(top.row.getByte(kindIndex))) {
-        next = top.row;
+      InternalRow merged = mergeFunction.result();
+      if (merged != null && (emitRetractions || RowKind.isAdd(merged.getByte(kindIndex)))) {
+        next = merged;
         return true;
       }
       if (pending.advance()) {
@@ -124,6 +146,28 @@ public final class MergeIterator implements CloseableIterator<InternalRow> {
     if (failure != null) {
       throw failure;
     }
+  }
+
+  /** The deduplicate merge function over full key-value rows. */
+  static MergeFunction newestWins(KeyValueLayout layout) {
+    return new MergeFunction() {
+      private InternalRow newest;
+
+      @Override
+      public void reset() {
+        newest = null;
+      }
+
+      @Override
+      public void add(InternalRow keyValue) {
+        newest = keyValue;
+      }
+
+      @Override
+      public InternalRow result() {
+        return newest;
+      }
+    };
   }
 
   /** A run and its current row. */

@@ -13,6 +13,7 @@ import java.nio.file.Path;
 import java.util.Iterator;
 import java.util.NoSuchElementException;
 import org.apache.spark.sql.catalyst.InternalRow;
+import org.apache.spark.sql.catalyst.expressions.UnsafeProjection;
 import org.apache.spark.sql.catalyst.expressions.UnsafeRow;
 import org.apache.spark.unsafe.Platform;
 
@@ -31,8 +32,11 @@ final class SpillFile {
     this.bytes = bytes;
   }
 
-  /** Writes {@code rows} (UnsafeRows, in order) to a new file in {@code dir}. */
-  static SpillFile write(Path dir, int numFields, Iterator<InternalRow> rows) {
+  /**
+   * Writes {@code rows} (in order, serialized by {@code toUnsafe}) to a new file in {@code dir}.
+   */
+  static SpillFile write(
+      Path dir, int numFields, Iterator<InternalRow> rows, UnsafeProjection toUnsafe) {
     Path path;
     try {
       Files.createDirectories(dir);
@@ -45,7 +49,8 @@ final class SpillFile {
     try (DataOutputStream out =
         new DataOutputStream(new BufferedOutputStream(Files.newOutputStream(path), 1 << 16))) {
       while (rows.hasNext()) {
-        UnsafeRow row = (UnsafeRow) rows.next();
+        InternalRow next = rows.next();
+        UnsafeRow row = next instanceof UnsafeRow unsafe ? unsafe : toUnsafe.apply(next);
         out.writeInt(row.getSizeInBytes());
         row.writeToStream(out, buffer);
         bytes += 4 + row.getSizeInBytes();

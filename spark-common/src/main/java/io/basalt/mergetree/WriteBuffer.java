@@ -1,6 +1,7 @@
 package io.basalt.mergetree;
 
 import io.basalt.data.RowComparator;
+import io.basalt.merge.MergeFunction;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.Iterator;
@@ -13,8 +14,9 @@ import org.apache.spark.sql.types.StructType;
 
 /**
  * The in-memory buffer of one bucket writer: key-value rows serialized as UnsafeRows, sorted by
- * (key, sequence) when flushed, with only the newest version of each key kept. Its owner flushes it
- * to a level-0 file when the writers' shared memory budget is reached.
+ * (key, version order) when flushed, with the versions of each key merged by the table's merge
+ * function. Its owner flushes it to a level-0 file when the writers' shared memory budget is
+ * reached.
  */
 final class WriteBuffer {
   /** Bytes an UnsafeRow, its byte array and the list slot cost beyond the row data. */
@@ -48,18 +50,30 @@ final class WriteBuffer {
   }
 
   /**
-   * Sorts the buffer and iterates the newest version of each key, retractions included (a {@code
-   * -D} must reach the file to hide older versions). The buffer is cleared by {@link #clear}, not
-   * by iterating.
+   * Sorts the buffer and iterates the merged version of each key, retractions included (a {@code
+   * -D} must reach the file to hide older versions). Rows are the merge function's (reused)
+   * results. The buffer is cleared by {@link #clear}, not by iterating.
    */
-  Iterator<InternalRow> sortedNewestPerKey() {
+  Iterator<InternalRow> sortedMerged(MergeFunction mergeFunction) {
     rows.sort(order);
     return new Iterator<>() {
       private int next = 0;
+      private InternalRow merged;
 
       @Override
       public boolean hasNext() {
-        return next < rows.size();
+        while (merged == null && next < rows.size()) {
+          // buffered rows stay valid, so every version of a key can be fed as it is
+          mergeFunction.reset();
+          mergeFunction.add(rows.get(next));
+          while (next + 1 < rows.size()
+              && keyOrder.compare(rows.get(next), rows.get(next + 1)) == 0) {
+            mergeFunction.add(rows.get(++next));
+          }
+          next++;
+          merged = mergeFunction.result();
+        }
+        return merged != null;
       }
 
       @Override
@@ -67,12 +81,9 @@ final class WriteBuffer {
         if (!hasNext()) {
           throw new NoSuchElementException();
         }
-        // the newest version of a key is the last of its run of equal keys
-        while (next + 1 < rows.size()
-            && keyOrder.compare(rows.get(next), rows.get(next + 1)) == 0) {
-          next++;
-        }
-        return rows.get(next++);
+        InternalRow row = merged;
+        merged = null;
+        return row;
       }
     };
   }

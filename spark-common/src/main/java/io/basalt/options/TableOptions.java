@@ -32,8 +32,11 @@ public final class TableOptions {
           .enumType("deduplicate", "partial-update", "aggregation", "first-row")
           .defaultValue("deduplicate")
           .description(
-              "How rows with the same primary key merge. deduplicate keeps the one with the"
-                  + " highest sequence number. Basalt implements deduplicate so far.");
+              "How rows with the same primary key merge (primary-key tables). deduplicate keeps"
+                  + " the newest version; partial-update fills in non-null columns, per sequence"
+                  + " group when 'fields.<seq>.sequence-group' is set; aggregation folds each"
+                  + " column with 'fields.<f>.aggregate-function'; first-row keeps the first"
+                  + " version. See docs/merge-engines.md.");
 
   public static final ConfigOption<String> FILE_FORMAT =
       ConfigOption.key("file.format")

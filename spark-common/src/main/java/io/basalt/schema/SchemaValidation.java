@@ -2,6 +2,7 @@ package io.basalt.schema;
 
 import io.basalt.BasaltException;
 import io.basalt.data.ValueComparators;
+import io.basalt.merge.MergeEngine;
 import io.basalt.options.CompactionSettings;
 import io.basalt.options.Options;
 import io.basalt.options.TableOptions;
@@ -45,14 +46,7 @@ public final class SchemaValidation {
             String.format("Partition column '%s' does not exist in table %s", key, table));
       }
     }
-    String mergeEngine = options.get(TableOptions.MERGE_ENGINE);
-    if (!"deduplicate".equals(mergeEngine)) {
-      throw new BasaltException(
-          String.format(
-              "Option '%s' = '%s' on table %s is not supported by Basalt yet; only 'deduplicate'"
-                  + " is. Fix: remove the option or set it to 'deduplicate'.",
-              TableOptions.MERGE_ENGINE.key(), mergeEngine, table));
-    }
+    validateMergeEngine(schema, options, table);
     options.get(TableOptions.FILE_FORMAT);
     options.get(TableOptions.FILE_COMPRESSION);
     validateBuckets(schema, options, table);
@@ -103,6 +97,22 @@ public final class SchemaValidation {
               TableOptions.SEQUENCE_FIELD.key(), table));
     }
     return fields;
+  }
+
+  /** Primary-key tables: the merge engine and its options; append tables have none. */
+  private static void validateMergeEngine(TableSchema schema, Options options, String table) {
+    if (schema.hasPrimaryKey()) {
+      MergeEngine.of(schema, options, table);
+      return;
+    }
+    String engine = options.get(TableOptions.MERGE_ENGINE);
+    if (!"deduplicate".equals(engine)) {
+      throw new BasaltException(
+          String.format(
+              "Option '%s' = '%s' on table %s needs a primary key; %s is an append table, whose"
+                  + " rows never merge. Fix: remove the option or declare a 'primary-key'.",
+              TableOptions.MERGE_ENGINE.key(), engine, table, table));
+    }
   }
 
   private static void validateBuckets(TableSchema schema, Options options, String table) {

@@ -10,6 +10,7 @@ import io.basalt.fs.DataFilePaths;
 import io.basalt.index.DeletionVectorMeta;
 import io.basalt.index.IndexFilePaths;
 import io.basalt.manifest.DataFileMeta;
+import io.basalt.merge.MergeEngine;
 import io.basalt.mergetree.KeyValueLayout;
 import io.basalt.mergetree.MergeIterator;
 import io.basalt.mergetree.SequenceOrder;
@@ -102,20 +103,27 @@ public final class SplitRead implements Serializable {
     }
     KeyValueLayout layout = new KeyValueLayout(table.schema());
     SequenceOrder sequence = SequenceOrder.of(table.schema(), table.options(), table.name());
+    MergeEngine mergeEngine = MergeEngine.of(table);
     List<DataField> values = new ArrayList<>();
     for (StructField field : readType.fields()) {
       values.add(table.schema().field(field.name()));
     }
+    // the merge may need columns the query does not select (sequence groups)
+    values = mergeEngine.withMergeColumns(values);
     // sequence fields decide the merge even when the query does not select them
     for (String name : sequence.fields()) {
-      if (!List.of(readType.fieldNames()).contains(name)) {
+      if (values.stream().noneMatch(v -> v.name().equals(name))) {
         values.add(table.schema().field(name));
       }
     }
     StructType kvType = layout.schemaWithValues(values);
     MergeIterator merged =
         new MergeIterator(
-            openRuns(split, layout, kvType), layout, sequence.comparator(layout, values), false);
+            openRuns(split, layout, kvType),
+            layout,
+            sequence.comparator(layout, values),
+            mergeEngine.newMergeFunction(layout, values),
+            false);
     DataType[] types = new DataType[readType.size()];
     for (int i = 0; i < types.length; i++) {
       types[i] = readType.fields()[i].dataType();

@@ -3,6 +3,7 @@ package io.basalt.operation.write;
 import io.basalt.data.BinaryRow;
 import io.basalt.deletionvectors.DeletionVector;
 import io.basalt.manifest.DataFileMeta;
+import io.basalt.merge.MergeEngine;
 import io.basalt.mergetree.KeyValueLayout;
 import io.basalt.mergetree.MergeIterator;
 import io.basalt.mergetree.SequenceOrder;
@@ -16,9 +17,10 @@ import java.util.function.Function;
 import org.apache.spark.sql.catalyst.InternalRow;
 
 /**
- * Runs a compaction: merges the runs of a {@link CompactUnit} with the table's merge semantics (the
- * newest version of each key wins) and writes the result into the unit's output level. A unit of
- * one file whose rows need no merging is moved to the output level without a rewrite.
+ * Runs a compaction: merges the runs of a {@link CompactUnit} with the table's merge engine and
+ * writes the result into the unit's output level; retractions stay when older data lies below the
+ * output. A unit of one file whose rows need no merging is moved to the output level without a
+ * rewrite.
  */
 public final class CompactRewriter {
   private final FileStoreTable table;
@@ -26,6 +28,7 @@ public final class CompactRewriter {
   private final KeyValueLayout layout;
   private final Comparator<InternalRow> versionOrder;
   private final SplitRead read;
+  private final MergeEngine mergeEngine;
 
   public CompactRewriter(FileStoreTable table) {
     this.table = table;
@@ -35,6 +38,7 @@ public final class CompactRewriter {
         SequenceOrder.of(table.schema(), table.options(), table.name())
             .comparator(layout, table.schema().fields());
     this.read = table.newRead(table.rowType());
+    this.mergeEngine = MergeEngine.of(table);
   }
 
   /** The files that replace {@code unit}'s files. */
@@ -77,6 +81,7 @@ public final class CompactRewriter {
             read.openRuns(split, layout, layout.fileSchema(), deletionVectors),
             layout,
             versionOrder,
+            mergeEngine.newMergeFunction(layout, layout.valueFields()),
             !unit.dropRetractions())) {
       while (merged.hasNext()) {
         writer.write(merged.next());

@@ -4,6 +4,7 @@ import io.basalt.data.BinaryRow;
 import io.basalt.data.RowKind;
 import io.basalt.deletionvectors.BucketDeletionVectors;
 import io.basalt.manifest.DataFileMeta;
+import io.basalt.merge.MergeEngine;
 import io.basalt.mergetree.KeyValueLayout;
 import io.basalt.mergetree.KeyValues;
 import io.basalt.mergetree.compact.Levels;
@@ -19,12 +20,13 @@ import org.apache.spark.sql.catalyst.InternalRow;
 
 /**
  * The writer of one primary-key bucket: stamps each row with the bucket's next sequence number,
- * buffers it, flushes the buffer, sorted and deduplicated, as a level-0 file, and compacts the
- * bucket's sorted runs when they reach the trigger. Compaction runs in the writer's thread, so a
- * writer waits for it instead of piling up runs.
+ * buffers it, flushes the buffer, sorted and merged by the table's merge engine, as a level-0 file,
+ * and compacts the bucket's sorted runs when they reach the trigger. Compaction runs in the
+ * writer's thread, so a writer waits for it instead of piling up runs.
  */
 final class KeyValueBucketWriter implements BucketWriter {
   private final KeyValues keyValues;
+  private final MergeEngine mergeEngine;
   private final RollingDataFileWriter files;
   private final Levels levels;
   private final UniversalCompaction picker;
@@ -42,6 +44,7 @@ final class KeyValueBucketWriter implements BucketWriter {
       WriteContext context,
       KeyValueLayout layout,
       Comparator<InternalRow> versionOrder,
+      MergeEngine mergeEngine,
       CompactionSettings compaction,
       @Nullable CompactRewriter rewriter,
       Target target,
@@ -49,7 +52,13 @@ final class KeyValueBucketWriter implements BucketWriter {
       long firstSequence,
       String tableName,
       @Nullable DeletionVectorMode deletionVectors) {
-    this.keyValues = new KeyValues(layout, tableName, versionOrder);
+    this.mergeEngine = mergeEngine;
+    this.keyValues =
+        new KeyValues(
+            layout,
+            tableName,
+            versionOrder,
+            () -> mergeEngine.newMergeFunction(layout, layout.valueFields()));
     this.files = new RollingDataFileWriter(context, target.bucketDir(), 0, layout, firstSequence);
     this.levels = new Levels(layout.keyTypes(), compaction.numLevels(), existingFiles);
     this.picker = new UniversalCompaction(compaction);
@@ -87,7 +96,10 @@ final class KeyValueBucketWriter implements BucketWriter {
 
   @Override
   public void write(InternalRow row, RowKind kind) {
-    keyValues.add(row, nextSequence++, kind.value());
+    // the merge engine drops retractions with ignore-delete and rejects those it cannot apply
+    if (mergeEngine.acceptsWrite(kind)) {
+      keyValues.add(row, nextSequence++, kind.value());
+    }
   }
 
   @Override
@@ -123,7 +135,7 @@ final class KeyValueBucketWriter implements BucketWriter {
     if (keyValues.isEmpty()) {
       return;
     }
-    try (CloseableIterator<InternalRow> sorted = keyValues.sortedNewestPerKey()) {
+    try (CloseableIterator<InternalRow> sorted = keyValues.sortedMerged()) {
       while (sorted.hasNext()) {
         files.write(sorted.next());
       }

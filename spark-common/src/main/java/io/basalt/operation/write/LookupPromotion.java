@@ -5,6 +5,8 @@ import io.basalt.data.RowComparator;
 import io.basalt.data.RowKind;
 import io.basalt.deletionvectors.BucketDeletionVectors;
 import io.basalt.manifest.DataFileMeta;
+import io.basalt.merge.MergeEngine;
+import io.basalt.merge.MergeFunction;
 import io.basalt.mergetree.KeyValueLayout;
 import io.basalt.mergetree.MergeIterator;
 import io.basalt.mergetree.compact.SortedRun;
@@ -20,10 +22,13 @@ import org.apache.spark.sql.types.StructType;
 
 /**
  * Moves a bucket's level-0 files up for deletion-vector tables: merges them into one sorted run at
- * a level above 0 and, for every key written, looks up the older version in the levels above (a
- * streaming merge join over their key columns) and marks it in that file's deletion vector.
- * Afterwards each key has exactly one live row in levels above 0, so reads need no merge.
- * Retractions are not written: marking the old version deleted is the delete.
+ * a level above 0 and, for every key written, looks up the older live version in the levels above
+ * (a streaming merge join over their key columns). What happens then depends on the merge engine:
+ * deduplicate marks the older version deleted and writes the new one; first-row keeps the older
+ * version and drops the new one; partial-update and aggregation merge the older version's values
+ * with the new row, write the result and mark the older version deleted. Afterwards each key has
+ * exactly one live row in levels above 0, so reads need no merge. Retractions are not written:
+ * marking the old version deleted is the delete.
  */
 public final class LookupPromotion {
   private final FileStoreTable table;
@@ -32,10 +37,12 @@ public final class LookupPromotion {
   private final Comparator<InternalRow> versionOrder;
   private final RowComparator keyOrder;
   private final SplitRead read;
+  private final MergeEngine mergeEngine;
 
   public LookupPromotion(
       FileStoreTable table, KeyValueLayout layout, Comparator<InternalRow> versionOrder) {
     this.table = table;
+    this.mergeEngine = MergeEngine.of(table);
     this.context = WriteContext.of(table);
     this.layout = layout;
     this.versionOrder = versionOrder;
@@ -62,19 +69,40 @@ public final class LookupPromotion {
     DataSplit newFiles =
         new DataSplit(0, partition, bucket.bucket(), bucket.totalBuckets(), level0, false);
     List<KeyCursor> cursors = new ArrayList<>();
+    MergeFunction withOld = mergeEngine.newMergeFunction(layout, layout.valueFields());
     try (MergeIterator merged =
         new MergeIterator(
-            read.openRuns(newFiles, layout, layout.fileSchema()), layout, versionOrder, true)) {
+            read.openRuns(newFiles, layout, layout.fileSchema()),
+            layout,
+            versionOrder,
+            mergeEngine.newMergeFunction(layout, layout.valueFields()),
+            true)) {
       for (SortedRun run : upper) {
         cursors.add(new KeyCursor(bucket, run.files(), deletionVectors));
       }
       while (merged.hasNext()) {
         InternalRow row = merged.next();
+        KeyCursor old = null;
         for (KeyCursor cursor : cursors) {
-          cursor.deleteIfPresent(row, deletionVectors);
+          if (cursor.seek(row)) {
+            old = cursor;
+          }
         }
-        if (RowKind.isAdd(row.getByte(layout.kindIndex()))) {
-          writer.write(row);
+        InternalRow result = row;
+        if (old != null && mergeEngine.keepsOldest()) {
+          continue;
+        }
+        if (old != null && mergeEngine.mergesWithOldValue()) {
+          withOld.reset();
+          withOld.add(old.current);
+          withOld.add(row);
+          result = withOld.result();
+        }
+        if (old != null) {
+          old.deleteCurrent(deletionVectors);
+        }
+        if (result != null && RowKind.isAdd(result.getByte(layout.kindIndex()))) {
+          writer.write(result);
         }
       }
       return writer.finish();
@@ -93,7 +121,9 @@ public final class LookupPromotion {
     private final DataSplit bucket;
     private final List<DataFileMeta> files;
     private final BucketDeletionVectors deletionVectors;
-    private final StructType keysOnly = layout.schemaWithValues(List.of());
+    // the old values are read only when the engine merges them with the new row
+    private final StructType schema =
+        mergeEngine.mergesWithOldValue() ? layout.fileSchema() : layout.schemaWithValues(List.of());
     private int fileIndex = -1;
     private CloseableIterator<InternalRow> rows;
     private long position;
@@ -106,14 +136,17 @@ public final class LookupPromotion {
       advance();
     }
 
-    /** Marks the live older version of {@code row}'s key in this run deleted, if there is one. */
-    void deleteIfPresent(InternalRow row, BucketDeletionVectors vectors) {
+    /** Moves to {@code row}'s key; whether this run has a live older version of it. */
+    boolean seek(InternalRow row) {
       while (current != null && keyOrder.compare(current, row) < 0) {
         advance();
       }
-      if (current != null && keyOrder.compare(current, row) == 0) {
-        vectors.delete(files.get(fileIndex).fileName(), position);
-      }
+      return current != null && keyOrder.compare(current, row) == 0;
+    }
+
+    /** Marks the row {@link #seek} found deleted. */
+    void deleteCurrent(BucketDeletionVectors vectors) {
+      vectors.delete(files.get(fileIndex).fileName(), position);
     }
 
     /** Moves to the next row not already deleted, across files. */
@@ -136,7 +169,7 @@ public final class LookupPromotion {
           current = null;
           return;
         }
-        rows = read.open(bucket, files.get(fileIndex), keysOnly, null);
+        rows = read.open(bucket, files.get(fileIndex), schema, null);
         position = -1;
       }
     }

@@ -10,6 +10,7 @@ import io.basalt.deletionvectors.BucketDeletionVectors;
 import io.basalt.deletionvectors.DeletionVectorIndexFile;
 import io.basalt.fs.DataFilePaths;
 import io.basalt.index.IndexFilePaths;
+import io.basalt.merge.MergeEngine;
 import io.basalt.mergetree.KeyValueLayout;
 import io.basalt.mergetree.SequenceOrder;
 import io.basalt.options.CompactionSettings;
@@ -52,6 +53,7 @@ public final class TableWrite implements AutoCloseable {
   private long spilledBytesOfFinished;
   private final CompactionSettings compaction;
   @Nullable private final Comparator<InternalRow> versionOrder;
+  @Nullable private final MergeEngine mergeEngine;
   @Nullable private CompactRewriter rewriter;
   @Nullable private LookupPromotion promotion;
 
@@ -67,6 +69,7 @@ public final class TableWrite implements AutoCloseable {
             ? null
             : SequenceOrder.of(table.schema(), table.options(), table.name())
                 .comparator(layout, table.schema().fields());
+    this.mergeEngine = layout == null ? null : MergeEngine.of(table);
     this.configuredBuckets = table.bucketCount();
     TableSchema schema = table.schema();
     this.partitionView = projection(schema, schema.partitionKeys());
@@ -154,6 +157,7 @@ public final class TableWrite implements AutoCloseable {
                 context,
                 layout,
                 versionOrder,
+                mergeEngine,
                 compaction,
                 compaction.writeOnly() ? null : rewriter(),
                 target(partition, bucket),
