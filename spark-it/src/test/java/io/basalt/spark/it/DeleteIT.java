@@ -133,4 +133,95 @@ class DeleteIT extends SparkTestBase {
     assertThat(rows("SELECT * FROM del.ignored")).containsExactly("1,a", "2,b");
     assertThat(commitKinds("ignored")).containsExactly("APPEND");
   }
+
+  @Test
+  void appendTableRewritesOnlyTheFilesHoldingDeletedRows() {
+    sql("CREATE TABLE del.app (id INT, v STRING)");
+    sql("INSERT INTO del.app VALUES (1, 'a'), (2, 'b'), (3, 'c')");
+    sql("INSERT INTO del.app VALUES (4, 'd'), (5, 'e')");
+    List<String> before = rows("SELECT file_path FROM del.`app$files`");
+    List<String> holding2 = rows("SELECT __paimon_file_path FROM del.app WHERE id = 2");
+    assertThat(holding2).hasSize(1);
+
+    assertThat(explain("DELETE FROM del.app WHERE id = 2")).contains("ReplaceData");
+    sql("DELETE FROM del.app WHERE id = 2");
+    assertThat(rows("SELECT * FROM del.app")).containsExactly("1,a", "3,c", "4,d", "5,e");
+    // only the file holding row 2 was replaced (by a file of its other rows, if it had any)
+    List<String> after = rows("SELECT file_path FROM del.`app$files`");
+    List<String> untouched = before.stream().filter(f -> !holding2.contains(f)).toList();
+    assertThat(after).containsAll(untouched).doesNotContainAnyElementsOf(holding2);
+    assertThat(after.size() - untouched.size()).isLessThanOrEqualTo(1);
+
+    sql("DELETE FROM del.app WHERE v IN ('d', 'e')");
+    assertThat(rows("SELECT * FROM del.app")).containsExactly("1,a", "3,c");
+    sql("DELETE FROM del.app WHERE id > 100");
+    assertThat(commitKinds("app")).containsExactly("APPEND", "APPEND", "OVERWRITE", "OVERWRITE");
+  }
+
+  @Test
+  void partitionedAppendTableDropsPartitionsAndRewritesFiles() {
+    sql("CREATE TABLE del.papp (id INT, dt STRING) PARTITIONED BY (dt)");
+    sql("INSERT INTO del.papp VALUES (1, 'a'), (2, 'a'), (3, 'b'), (4, 'c')");
+    assertThat(explain("DELETE FROM del.papp WHERE dt = 'c'")).doesNotContain("BatchScan");
+    sql("DELETE FROM del.papp WHERE dt = 'c'");
+    sql("DELETE FROM del.papp WHERE dt = 'a' AND id = 1");
+    assertThat(rows("SELECT * FROM del.papp")).containsExactly("2,a", "3,b");
+    assertThat(commitKinds("papp")).containsExactly("APPEND", "OVERWRITE", "OVERWRITE");
+  }
+
+  /** Set once by the UDF below, in the task that evaluates the DELETE condition first. */
+  private static final java.util.concurrent.atomic.AtomicBoolean CONCURRENT_DONE =
+      new java.util.concurrent.atomic.AtomicBoolean();
+
+  /** Overwrites the whole table through the engine, as another writer would. */
+  private static void overwriteConcurrently(String root) {
+    io.basalt.table.FileStoreTable table =
+        io.basalt.table.FileStoreTable.load(
+            io.basalt.fs.FileIO.local(), new org.apache.hadoop.fs.Path(root), "del.conflict");
+    io.basalt.operation.write.TableWrite write =
+        table.newWrite(table.latestSnapshot().orElseThrow().id(), true);
+    write.write(
+        new org.apache.spark.sql.catalyst.expressions.GenericInternalRow(
+            new Object[] {100, org.apache.spark.unsafe.types.UTF8String.fromString("other")}));
+    table
+        .newCommit("other-writer")
+        .overwrite(
+            null,
+            false,
+            write.prepareCommit(),
+            io.basalt.snapshot.Snapshot.BATCH_COMMIT_IDENTIFIER);
+  }
+
+  @Test
+  void copyOnWriteFailsWithoutCommittingWhenAFileItReadWasReplacedConcurrently() {
+    sql("CREATE TABLE del.conflict (id INT, v STRING)");
+    sql("INSERT INTO del.conflict VALUES (1, 'a'), (2, 'b')");
+    String root = tablePath("del", "conflict").toUri().toString();
+    int filesBefore = dataFiles(tablePath("del", "conflict")).size();
+    spark
+        .udf()
+        .register(
+            "delete_racing",
+            (org.apache.spark.sql.api.java.UDF1<Integer, Boolean>)
+                id -> {
+                  if (CONCURRENT_DONE.compareAndSet(false, true)) {
+                    overwriteConcurrently(root);
+                  }
+                  return id == 1;
+                },
+            org.apache.spark.sql.types.DataTypes.BooleanType);
+
+    org.assertj.core.api.Assertions.assertThatThrownBy(
+            () -> sql("DELETE FROM del.conflict WHERE delete_racing(id)"))
+        .hasStackTraceContaining("Commit to table")
+        .hasStackTraceContaining("was already removed by a concurrent compaction or overwrite")
+        .hasStackTraceContaining("Nothing was committed; retry the operation");
+    assertThat(CONCURRENT_DONE.get()).isTrue();
+    assertThat(rows("SELECT * FROM del.conflict")).containsExactly("100,other");
+    assertThat(commitKinds("conflict")).containsExactly("APPEND", "OVERWRITE");
+    // only the concurrent writer's file is left in the table
+    assertThat(rows("SELECT count(*) FROM del.`conflict$files`")).containsExactly("1");
+    // the failed rewrite deleted its own files: the first insert's and the other writer's remain
+    assertThat(dataFiles(tablePath("del", "conflict"))).hasSize(filesBefore + 1);
+  }
 }
