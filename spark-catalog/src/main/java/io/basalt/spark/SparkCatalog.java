@@ -189,14 +189,16 @@ public class SparkCatalog
    */
   @Override
   public Table loadTable(Identifier ident, String version) throws NoSuchTableException {
-    FileStoreTable table = loadFileStoreTable(ident);
+    TableName parsed = TableName.parse(ident, tableExists(ident));
+    FileStoreTable table =
+        loadFileStoreTable(parsed.systemTable() == null ? ident : parsed.dataTable());
     Snapshot snapshot = table.timeTravel().version(version);
     // a tag pins by name: it stays readable after its snapshot expired
     Map<String, String> pin =
         table.tagManager().exists(version)
             ? Map.of(ReadOptions.SCAN_TAG_NAME.key(), version)
             : Map.of(ReadOptions.SCAN_SNAPSHOT_ID.key(), String.valueOf(snapshot.id()));
-    return new SparkTable(withSchemaOf(table, snapshot).copyWithOptions(pin));
+    return timeTravelled(table, parsed, snapshot, pin);
   }
 
   /**
@@ -205,12 +207,24 @@ public class SparkCatalog
    */
   @Override
   public Table loadTable(Identifier ident, long timestamp) throws NoSuchTableException {
-    FileStoreTable table = loadFileStoreTable(ident);
+    TableName parsed = TableName.parse(ident, tableExists(ident));
+    FileStoreTable table =
+        loadFileStoreTable(parsed.systemTable() == null ? ident : parsed.dataTable());
     Snapshot snapshot = table.timeTravel().asOfTimestamp(Math.floorDiv(timestamp, 1000L));
-    return new SparkTable(
-        withSchemaOf(table, snapshot)
-            .copyWithOptions(
-                Map.of(ReadOptions.SCAN_SNAPSHOT_ID.key(), String.valueOf(snapshot.id()))));
+    return timeTravelled(
+        table,
+        parsed,
+        snapshot,
+        Map.of(ReadOptions.SCAN_SNAPSHOT_ID.key(), String.valueOf(snapshot.id())));
+  }
+
+  /** The data table, or its system table, reading {@code snapshot} through the {@code pin}. */
+  private static Table timeTravelled(
+      FileStoreTable table, TableName parsed, Snapshot snapshot, Map<String, String> pin) {
+    FileStoreTable pinned = withSchemaOf(table, snapshot).copyWithOptions(pin);
+    return parsed.systemTable() == null
+        ? new SparkTable(pinned)
+        : SystemTables.loadAsOf(pinned, parsed.systemTable());
   }
 
   /** {@code table} with the schema {@code snapshot} was committed with (old columns included). */

@@ -37,6 +37,14 @@ public final class ReadOptions {
               "Time travel: read the latest snapshot committed at or before this time (epoch"
                   + " milliseconds).");
 
+  public static final ConfigOption<String> SCAN_TIMESTAMP =
+      ConfigOption.key("scan.timestamp")
+          .stringType()
+          .description(
+              "Time travel: read the latest snapshot committed at or before this local time,"
+                  + " 'yyyy-MM-dd HH:mm:ss[.SSS]' in the JVM's default time zone (as Paimon reads"
+                  + " it).");
+
   public static final ConfigOption<Long> SCAN_WATERMARK =
       ConfigOption.key("scan.watermark")
           .longType()
@@ -45,5 +53,6 @@ public final class ReadOptions {
 
   /** The time-travel options; at most one may be set for a read. */
   public static final java.util.List<ConfigOption<?>> TIME_TRAVEL_OPTIONS =
-      java.util.List.of(SCAN_SNAPSHOT_ID, SCAN_TAG_NAME, SCAN_TIMESTAMP_MILLIS, SCAN_WATERMARK);
+      java.util.List.of(
+          SCAN_SNAPSHOT_ID, SCAN_TAG_NAME, SCAN_TIMESTAMP_MILLIS, SCAN_TIMESTAMP, SCAN_WATERMARK);
 }

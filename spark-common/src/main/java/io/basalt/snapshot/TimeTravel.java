@@ -6,6 +6,12 @@ import io.basalt.options.Options;
 import io.basalt.options.ReadOptions;
 import io.basalt.options.SnapshotOptions;
 import java.time.Instant;
+import java.time.LocalDateTime;
+import java.time.ZoneId;
+import java.time.format.DateTimeFormatter;
+import java.time.format.DateTimeFormatterBuilder;
+import java.time.format.DateTimeParseException;
+import java.time.temporal.ChronoField;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -63,8 +69,39 @@ public final class TimeTravel {
       return Optional.of(tags.get(options.get(ReadOptions.SCAN_TAG_NAME)));
     } else if (option == ReadOptions.SCAN_TIMESTAMP_MILLIS) {
       return Optional.of(asOfTimestamp(options.get(ReadOptions.SCAN_TIMESTAMP_MILLIS)));
+    } else if (option == ReadOptions.SCAN_TIMESTAMP) {
+      return Optional.of(asOfTimestamp(localTimeMillis(options.get(ReadOptions.SCAN_TIMESTAMP))));
     }
     return Optional.of(asOfWatermark(options.get(ReadOptions.SCAN_WATERMARK)));
+  }
+
+  private static final DateTimeFormatter LOCAL_TIME =
+      new DateTimeFormatterBuilder()
+          .appendPattern("yyyy-MM-dd HH:mm:ss")
+          .optionalStart()
+          .appendFraction(ChronoField.NANO_OF_SECOND, 1, 9, true)
+          .optionalEnd()
+          .toFormatter();
+
+  /** Epoch millis of a {@code scan.timestamp} value, read in the JVM's default time zone. */
+  private long localTimeMillis(String value) {
+    try {
+      return LocalDateTime.parse(value.trim(), LOCAL_TIME)
+          .atZone(ZoneId.systemDefault())
+          .toInstant()
+          .toEpochMilli();
+    } catch (DateTimeParseException e) {
+      throw new BasaltException(
+          String.format(
+              "Invalid '%s' = '%s' for table %s. Fix: write a local time as"
+                  + " 'yyyy-MM-dd HH:mm:ss' or 'yyyy-MM-dd HH:mm:ss.SSS', or use '%s' (epoch"
+                  + " milliseconds).",
+              ReadOptions.SCAN_TIMESTAMP.key(),
+              value,
+              tableName,
+              ReadOptions.SCAN_TIMESTAMP_MILLIS.key()),
+          e);
+    }
   }
 
   /**

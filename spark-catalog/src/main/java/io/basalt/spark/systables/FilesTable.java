@@ -63,9 +63,12 @@ final class FilesTable extends SystemTable {
     return SCHEMA;
   }
 
-  /** The live entries of the latest snapshot, empty for a table without snapshots. */
+  /**
+   * The live entries of the snapshot the table's time-travel options select, else of the latest;
+   * empty for a table without snapshots.
+   */
   static List<ManifestEntry> liveEntries(FileStoreTable table) {
-    Snapshot latest = table.latestSnapshot().orElse(null);
+    Snapshot latest = table.timeTravelSnapshot().or(table::latestSnapshot).orElse(null);
     return latest == null ? List.of() : table.newScan().liveEntries(latest);
   }
 

@@ -39,7 +39,7 @@ final class ManifestsTable extends SystemTable {
   @Override
   protected List<InternalRow> rows() {
     List<InternalRow> rows = new ArrayList<>();
-    Snapshot latest = table.latestSnapshot().orElse(null);
+    Snapshot latest = table.timeTravelSnapshot().or(table::latestSnapshot).orElse(null);
     if (latest == null) {
       return rows;
     }

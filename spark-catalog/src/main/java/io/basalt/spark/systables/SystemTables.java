@@ -26,7 +26,33 @@ public final class SystemTables {
     TABLES.put("branches", BranchesTable::new);
   }
 
+  /** The system tables that read one snapshot's files, and so can time travel. */
+  private static final java.util.Set<String> SNAPSHOT_TABLES =
+      java.util.Set.of("files", "manifests", "partitions", "buckets");
+
   private SystemTables() {}
+
+  /**
+   * System table {@code name} of {@code table} as of the snapshot {@code table}'s time-travel
+   * options select ({@code VERSION AS OF} / {@code TIMESTAMP AS OF} on the system table).
+   *
+   * @throws BasaltException when that system table does not describe one snapshot
+   */
+  public static SystemTable loadAsOf(FileStoreTable table, String name) {
+    SystemTable loaded = load(table, name);
+    if (!SNAPSHOT_TABLES.contains(name.toLowerCase(java.util.Locale.ROOT))) {
+      throw new BasaltException(
+          String.format(
+              "System table %s%s%s does not support time travel: it lists the whole history or the"
+                  + " current state. Fix: time travel on one of %s, or filter this table by"
+                  + " snapshot_id.",
+              table.name(),
+              SEPARATOR,
+              name,
+              String.join(", ", new java.util.TreeSet<>(SNAPSHOT_TABLES))));
+    }
+    return loaded;
+  }
 
   /**
    * System table {@code name} of {@code table}.

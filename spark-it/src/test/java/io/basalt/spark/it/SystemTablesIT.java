@@ -187,6 +187,32 @@ class SystemTablesIT extends SparkTestBase {
   }
 
   @Test
+  void snapshotSystemTablesTimeTravel() {
+    pkTable("history");
+    sql("CALL sys.create_tag(table => 'st.history', tag => 'first', snapshot => 1)");
+    assertThat(rows("SELECT sum(record_count) FROM st.`history$files` VERSION AS OF 1"))
+        .containsExactly("3");
+    assertThat(rows("SELECT sum(record_count) FROM st.`history$files` VERSION AS OF 3"))
+        .containsExactly("6");
+    assertThat(rows("SELECT sum(record_count) FROM st.`history$files`")).containsExactly("4");
+    assertThat(rows("SELECT sum(record_count) FROM st.`history$partitions` VERSION AS OF 'first'"))
+        .containsExactly("3");
+    long second =
+        (Long) sql("SELECT unix_millis(commit_time) FROM st.`history$snapshots` WHERE snapshot_id = 2").get(0)[0];
+    assertThat(
+            rows(
+                "SELECT sum(record_count) FROM st.`history$buckets` TIMESTAMP AS OF"
+                    + " timestamp_millis(%d)",
+                second))
+        .containsExactly("5");
+    assertThat(rows("SELECT count(*) > 0 FROM st.`history$manifests` VERSION AS OF 1"))
+        .containsExactly("true");
+    assertThatThrownBy(() -> sql("SELECT * FROM st.`history$snapshots` VERSION AS OF 1"))
+        .hasMessageContaining("System table st.history$snapshots does not support time travel")
+        .hasMessageContaining("buckets, files, manifests, partitions");
+  }
+
+  @Test
   void emptyTableHasEmptySystemTables() {
     sql("CREATE TABLE st.empty (id INT)");
     for (String system :

@@ -116,6 +116,24 @@ class TimeTravelIT extends SparkTestBase {
     assertThat(read("by_option", "scan.tag-name", "t1")).isEqualTo(rowsUpTo(1));
     assertThat(read("by_option", "scan.timestamp-millis", String.valueOf(second)))
         .isEqualTo(rowsUpTo(2));
+    String secondLocal =
+        java.time.LocalDateTime.ofInstant(
+                Instant.ofEpochMilli(second), java.time.ZoneId.systemDefault())
+            .format(java.time.format.DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss.SSS"));
+    assertThat(read("by_option", "scan.timestamp", secondLocal)).isEqualTo(rowsUpTo(2));
+    assertThatThrownBy(() -> read("by_option", "scan.timestamp", "2024/01/01"))
+        .hasMessageContaining("Invalid 'scan.timestamp' = '2024/01/01' for table tt.by_option")
+        .hasMessageContaining("'yyyy-MM-dd HH:mm:ss'");
+    assertThatThrownBy(
+            () ->
+                spark
+                    .read()
+                    .option("scan.timestamp", secondLocal)
+                    .option("scan.snapshot-id", "1")
+                    .table("tt.by_option")
+                    .collectAsList())
+        .hasMessageContaining("'scan.snapshot-id' = '1'")
+        .hasMessageContaining("'scan.timestamp' = '" + secondLocal + "'");
     assertThatThrownBy(() -> read("by_option", "scan.watermark", "5"))
         .hasMessageContaining(
             "Table tt.by_option has no snapshot with a watermark >= 5; no snapshot has a"
