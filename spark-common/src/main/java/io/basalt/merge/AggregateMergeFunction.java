@@ -13,9 +13,14 @@ import org.apache.spark.sql.types.DataType;
 /**
  * aggregation: every value column folds its versions with its {@link FieldAggregator}; +I/+U rows
  * aggregate, -U/-D rows retract. With {@code aggregation.remove-record-on-delete} a -D row clears
- * the key instead, and the result is a -D while no later row re-creates it. The result is always a
- * +I otherwise, as in Paimon, so a retraction merged without older data below is kept as the value
- * it leaves (e.g. a negative sum).
+ * the key instead, and the result is a -D while no later row re-creates it.
+ *
+ * <p>Retractions that come before any add (since the start or the last removal) have nothing to
+ * retract from here: they may retract older data below. They are folded into one retraction, each
+ * column aggregating the retracted values, and the result is that -U row, which retracts them all
+ * at once when it meets the older data (and which a read drops, so a key with only retractions has
+ * no row). When an add follows, the folded values become the value they leave, {@code retract(null,
+ * folded)} (e.g. a negative sum), as in Paimon.
  */
 final class AggregateMergeFunction implements MergeFunction {
   private final int kindIndex;
@@ -31,6 +36,8 @@ final class AggregateMergeFunction implements MergeFunction {
   @Nullable private InternalRow newest;
   private boolean seen;
   private boolean deleted;
+  private boolean added;
+  private boolean folded;
 
   AggregateMergeFunction(
       KeyValueLayout layout,
@@ -60,6 +67,8 @@ final class AggregateMergeFunction implements MergeFunction {
     newest = null;
     seen = false;
     deleted = false;
+    added = false;
+    folded = false;
     clear();
   }
 
@@ -85,9 +94,19 @@ final class AggregateMergeFunction implements MergeFunction {
     if (removeOnDelete && kind == RowKind.DELETE.value()) {
       clear();
       deleted = true;
+      added = false;
+      folded = false;
       return;
     }
-    deleted = false;
+    if (add) {
+      if (folded) {
+        unfold();
+      }
+      deleted = false;
+      added = true;
+    } else if (!added) {
+      folded = true;
+    }
     for (int i = 0; i < aggregators.length; i++) {
       FieldAggregator aggregator = aggregators[i];
       if (aggregator == null) {
@@ -99,12 +118,27 @@ final class AggregateMergeFunction implements MergeFunction {
       if (add) {
         accumulator.update(i, aggregator.agg(current, input));
       } else if (aggregator.supportsRetract()) {
-        accumulator.update(i, aggregator.retract(current, input));
+        accumulator.update(
+            i, added ? aggregator.retract(current, input) : aggregator.agg(current, input));
       } else {
         throw MergeErrors.aggregationRetraction(
             table, RowKind.values()[kind], values.get(i).name(), aggregator.functionName());
       }
     }
+  }
+
+  /** Turns folded retracted values into the values they leave, before the first add. */
+  private void unfold() {
+    for (int i = 0; i < aggregators.length; i++) {
+      if (aggregators[i] != null) {
+        // the only per-key state so far came from folding (e.g. first_value's first input)
+        aggregators[i].reset();
+        if (!accumulator.isNullAt(i)) {
+          accumulator.update(i, aggregators[i].retract(null, accumulator.genericGet(i)));
+        }
+      }
+    }
+    folded = false;
   }
 
   @Nullable
@@ -113,6 +147,12 @@ final class AggregateMergeFunction implements MergeFunction {
     if (!seen) {
       return null;
     }
-    return result.replace(newest, deleted ? RowKind.DELETE.value() : RowKind.INSERT.value());
+    byte kind;
+    if (added) {
+      kind = RowKind.INSERT.value();
+    } else {
+      kind = deleted ? RowKind.DELETE.value() : RowKind.UPDATE_BEFORE.value();
+    }
+    return result.replace(newest, kind);
   }
 }

@@ -191,20 +191,34 @@ public final class MergeEngine {
       case FIRST_ROW:
         return new FirstRowMergeFunction(layout, values, ignoreDelete, table);
       case PARTIAL_UPDATE:
-        return new PartialUpdateMergeFunction(
-            layout, values, keyFlags(values), groups, aggregators(values), options, table);
-      case AGGREGATION:
-        return new AggregateMergeFunction(
+        return retractionsPassThrough(
             layout,
-            values,
-            keyFlags(values),
-            aggregators(values),
-            ignoreDelete,
-            options.get(MergeEngineOptions.AGGREGATION_REMOVE_RECORD_ON_DELETE),
-            table);
+            new PartialUpdateMergeFunction(
+                layout, values, keyFlags(values), groups, aggregators(values), options, table));
+      case AGGREGATION:
+        return retractionsPassThrough(
+            layout,
+            new AggregateMergeFunction(
+                layout,
+                values,
+                keyFlags(values),
+                aggregators(values),
+                ignoreDelete,
+                options.get(MergeEngineOptions.AGGREGATION_REMOVE_RECORD_ON_DELETE),
+                table));
       default:
         return new DeduplicateMergeFunction(layout, values, ignoreDelete);
     }
+  }
+
+  /**
+   * Engines that build a new row keep a key's lone retraction as it is ({@link
+   * ReducingMergeFunction}); with {@code ignore-delete} the function drops it instead.
+   * Deduplicate's result of a lone version is that version already; first-row rejects or drops
+   * retractions.
+   */
+  private MergeFunction retractionsPassThrough(KeyValueLayout layout, MergeFunction function) {
+    return ignoreDelete ? function : new ReducingMergeFunction(function, layout.kindIndex());
   }
 
   private boolean[] keyFlags(List<DataField> values) {

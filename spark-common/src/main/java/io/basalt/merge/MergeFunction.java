@@ -23,8 +23,9 @@ public interface MergeFunction {
 
   /**
    * The merged version: a key-value row whose kind is an add (+I/+U) when the key has a row, or a
-   * retraction (-D) when the key's row is removed and older data below must be hidden; null when
-   * the versions leave nothing to write (every version was an ignored delete).
+   * retraction (-U/-D) when the key's row is removed or the versions only retract older data below
+   * (a lone retraction is returned as it is); callers with nothing below drop retractions. Null
+   * when the versions leave nothing to write (every version was an ignored delete).
    */
   @Nullable
   InternalRow result();

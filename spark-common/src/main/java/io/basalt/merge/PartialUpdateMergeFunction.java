@@ -23,6 +23,12 @@ import org.apache.spark.sql.types.DataType;
  * groups (set their columns to null, or retract the aggregate), remove the whole row ({@code
  * partial-update.remove-record-on-delete}, {@code partial-update.remove-record-on-sequence-group})
  * or are dropped ({@code ignore-delete}).
+ *
+ * <p>Retractions before any add (since the start or the last removal) fold into one retraction
+ * whose aggregated columns hold the aggregate of the retracted values; the result is then that -U
+ * (or a -D after a removal), which retracts them all at once from older data below and which a read
+ * drops: a key that only received retractions has no row, as in Paimon. An add after them first
+ * turns the folded values into the values they leave ({@code retract(null, folded)}).
  */
 final class PartialUpdateMergeFunction implements MergeFunction {
   private final int kindIndex;
@@ -41,6 +47,8 @@ final class PartialUpdateMergeFunction implements MergeFunction {
   @Nullable private InternalRow newest;
   private boolean seen;
   private boolean deleted;
+  private boolean added;
+  private boolean folded;
 
   /** A sequence group resolved to value positions. */
   private record Group(
@@ -111,6 +119,8 @@ final class PartialUpdateMergeFunction implements MergeFunction {
     newest = null;
     seen = false;
     deleted = false;
+    added = false;
+    folded = false;
     clear();
   }
 
@@ -129,8 +139,12 @@ final class PartialUpdateMergeFunction implements MergeFunction {
     // keys come from the newest row, the only one the reuse contract keeps valid
     newest = keyValue;
     if (RowKind.isAdd(kind)) {
+      if (folded) {
+        unfold();
+      }
       seen = true;
       deleted = false;
+      added = true;
       update(keyValue);
       return;
     }
@@ -152,7 +166,7 @@ final class PartialUpdateMergeFunction implements MergeFunction {
       removeRow();
       return;
     }
-    deleted = false;
+    folded |= !added;
     for (Group group : groups) {
       retract(group, keyValue, RowKind.values()[kind]);
     }
@@ -161,6 +175,24 @@ final class PartialUpdateMergeFunction implements MergeFunction {
   private void removeRow() {
     clear();
     deleted = true;
+    added = false;
+    folded = false;
+  }
+
+  /** Turns folded retracted values into the values they leave, before the first add. */
+  private void unfold() {
+    for (Group group : groups) {
+      for (int i : group.members()) {
+        if (aggregators[i] != null) {
+          // the only per-key state so far came from folding (e.g. first_value's first input)
+          aggregators[i].reset();
+          if (!accumulator.isNullAt(i)) {
+            accumulator.update(i, aggregators[i].retract(null, accumulator.genericGet(i)));
+          }
+        }
+      }
+    }
+    folded = false;
   }
 
   private void update(InternalRow input) {
@@ -220,7 +252,8 @@ final class PartialUpdateMergeFunction implements MergeFunction {
             table, kind, values.get(i).name(), aggregator.functionName());
       }
       Object in = input.isNullAt(valueOffset + i) ? null : input.get(valueOffset + i, types[i]);
-      accumulator.update(i, aggregator.retract(accumulator.genericGet(i), in));
+      Object current = accumulator.genericGet(i);
+      accumulator.update(i, added ? aggregator.retract(current, in) : aggregator.agg(current, in));
     }
   }
 
@@ -276,6 +309,12 @@ final class PartialUpdateMergeFunction implements MergeFunction {
     if (!seen) {
       return null;
     }
-    return result.replace(newest, deleted ? RowKind.DELETE.value() : RowKind.INSERT.value());
+    byte kind;
+    if (added) {
+      kind = RowKind.INSERT.value();
+    } else {
+      kind = deleted ? RowKind.DELETE.value() : RowKind.UPDATE_BEFORE.value();
+    }
+    return result.replace(newest, kind);
   }
 }

@@ -32,9 +32,10 @@ import org.junit.jupiter.params.provider.EnumSource;
 import org.opentest4j.AssertionFailedError;
 
 /**
- * Property test of every merge engine: random rows (retractions where the engine accepts them),
- * random commit boundaries, tiny write buffers (so versions meet in the buffer, in spills, in
- * level-0 files and in compactions), random full and minor compaction jobs, with and without
+ * Property test of every merge engine: random rows (retractions where the engine accepts them; for
+ * engines that retract values, only of keys that have a row, as a change stream retracts what it
+ * wrote), random commit boundaries, tiny write buffers (so versions meet in the buffer, in spills,
+ * in level-0 files and in compactions), random full and minor compaction jobs, with and without
  * deletion vectors; after every commit the table must read exactly what {@link Model} computes from
  * the same rows applied one by one. Set {@code -Dbasalt.test.seed=N} to replay a failure.
  */
@@ -96,7 +97,7 @@ class MergeEnginePropertyTest {
             Map.entry("fields.d.ignore-retract", "true"),
             Map.entry("fields.s.aggregate-function", "listagg"),
             Map.entry("fields.s.ignore-retract", "true"),
-            Map.entry("fields.g1.ignore-retract", "true"),
+            Map.entry("fields.g1.aggregate-function", "last_value"),
             Map.entry("fields.g2.aggregate-function", "sum")));
 
     final boolean retractions;
@@ -105,6 +106,15 @@ class MergeEnginePropertyTest {
     Engine(boolean retractions, Map<String, String> options) {
       this.retractions = retractions;
       this.options = options;
+    }
+
+    /**
+     * Whether a retraction retracts values from the key's row. Such an engine keeps a retraction of
+     * a key without a row until it meets older data, and drops it where none lies below, so what it
+     * retracts from depends on compactions: the test retracts only keys that have a row.
+     */
+    boolean retractsValues() {
+      return this == AGGREGATION || this == PARTIAL_UPDATE_GROUPS_WITH_RETRACTIONS;
     }
   }
 
@@ -148,6 +158,9 @@ class MergeEnginePropertyTest {
       for (int i = 0; i < rows; i++) {
         Object[] values = randomRow(random, keySpace);
         RowKind kind = randomKind(random, engine);
+        if (engine.retractsValues() && !model.hasRow((Long) values[0])) {
+          kind = RowKind.INSERT;
+        }
         write.write(new GenericInternalRow(values.clone()), kind);
         model.apply(values, kind);
       }
@@ -216,6 +229,10 @@ class MergeEnginePropertyTest {
 
     Model(Engine engine) {
       this.engine = engine;
+    }
+
+    boolean hasRow(long key) {
+      return rows.containsKey(key);
     }
 
     Map<Long, List<Object>> rows() {
@@ -298,12 +315,13 @@ class MergeEnginePropertyTest {
 
     private static Object[] aggregate(Object[] row, Object[] input, boolean add) {
       if (!add) {
-        // only sum retracts; every other column ignores retractions
+        // sum and last_value retract; every other column ignores retractions
         row[A] = sum((Integer) row[A], negate((Integer) input[A]));
         row[G2] = sum((Integer) row[G2], negate((Integer) input[G2]));
+        row[G1] = null;
         return row;
       }
-      row[G1] = input[G1] != null ? input[G1] : row[G1];
+      row[G1] = input[G1];
       row[A] = sum((Integer) row[A], (Integer) input[A]);
       row[B] = extreme((Integer) row[B], (Integer) input[B], true);
       row[C] = extreme((Integer) row[C], (Integer) input[C], false);

@@ -180,6 +180,49 @@ class MergeFunctionTest {
         .containsExactly(4, null, null);
   }
 
+  @Test
+  void aLoneRetractionPassesThroughUnchanged() {
+    MergeFunction merge =
+        function(Map.of("merge-engine", "aggregation", "fields.a.aggregate-function", "sum"));
+    InternalRow retraction = row(RowKind.UPDATE_BEFORE, 1, 4, null, 1, 5, 6);
+    merge.reset();
+    merge.add(retraction);
+    assertThat(merge.result()).isSameAs(retraction);
+    MergeFunction ignoring =
+        function(Map.of("merge-engine", "aggregation", "ignore-delete", "true"));
+    ignoring.reset();
+    ignoring.add(row(RowKind.DELETE, 1, 4, null, 1, 5, 6));
+    assertThat(ignoring.result()).isNull();
+  }
+
+  @Test
+  void retractionsBeforeAnyAddFoldIntoOneRetraction() {
+    MergeFunction merge =
+        function(Map.of("merge-engine", "aggregation", "fields.a.aggregate-function", "sum"));
+    assertThat(kind(merge, retractions())).isEqualTo(RowKind.UPDATE_BEFORE);
+    // the folded -U takes 4 + 3 out of older data at once
+    assertThat(mergeAll(merge, retractions())[2]).isEqualTo(7);
+    // an add after them sees the value they leave, as if applied one by one
+    InternalRow[] thenAdd = Arrays.copyOf(retractions(), 3);
+    thenAdd[2] = insert(10, null, null);
+    assertThat(merge(merge, thenAdd).get(0)).isEqualTo(3);
+
+    MergeFunction groups = function(groups(Map.of("fields.d.aggregate-function", "sum")));
+    InternalRow[] groupRetractions = {
+      row(RowKind.UPDATE_BEFORE, 1, 1, 1, 1, 1, 4), row(RowKind.UPDATE_BEFORE, 2, 1, 1, 2, 1, 3)
+    };
+    assertThat(kind(groups, groupRetractions)).isEqualTo(RowKind.UPDATE_BEFORE);
+    assertThat(Arrays.copyOfRange(mergeAll(groups, groupRetractions), 1, 7))
+        .containsExactly(2, null, null, 2, null, 7);
+  }
+
+  /** Two retractions of a = 4 and a = 3. */
+  private InternalRow[] retractions() {
+    return new InternalRow[] {
+      row(RowKind.UPDATE_BEFORE, 1, 4, null, 1, 5, 6), row(RowKind.DELETE, 1, 3, null, 1, 5, 6)
+    };
+  }
+
   // ---- helpers: a, b, c of (id, g1, a, b, g2, c, d, s) through insert(...) ----
 
   private static Map<String, String> groups(Map<String, String> extra) {

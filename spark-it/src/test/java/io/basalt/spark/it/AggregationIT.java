@@ -26,7 +26,6 @@ import org.apache.spark.sql.catalyst.util.GenericArrayData;
 import org.apache.spark.sql.catalyst.util.MapData;
 import org.apache.spark.unsafe.types.UTF8String;
 import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 import org.roaringbitmap.RoaringBitmap;
 import org.roaringbitmap.longlong.Roaring64Bitmap;
@@ -448,9 +447,6 @@ class AggregationIT extends SparkTestBase {
    * write buffer must keep a key's single -U/-D row as it is (as Paimon's reducer wrapper does) so
    * that reads and compaction retract it from the older files.
    */
-  @Disabled(
-      "needs the merge engine to keep a single-version retraction unmerged in the write buffer"
-          + " and in minor compaction (today it becomes a +I holding retract(null, value))")
   @Test
   void everyRetractableFunctionRetractsInALaterCommit() {
     createRetractTable("retract_later");

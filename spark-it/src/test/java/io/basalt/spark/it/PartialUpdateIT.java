@@ -3,7 +3,14 @@ package io.basalt.spark.it;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.basalt.data.RowKind;
+import io.basalt.fs.FileIO;
+import io.basalt.operation.write.TableWrite;
+import io.basalt.table.FileStoreTable;
 import java.util.List;
+import org.apache.hadoop.fs.Path;
+import org.apache.spark.sql.catalyst.InternalRow;
+import org.apache.spark.sql.catalyst.expressions.GenericInternalRow;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -170,5 +177,50 @@ class PartialUpdateIT extends SparkTestBase {
     // reading a alone must still compare g: the older g = 1 does not overwrite a = 5
     assertThat(rows("SELECT a FROM pu.projected")).containsExactly("5");
     assertThat(rows("SELECT k, b FROM pu.projected")).containsExactly("1,2");
+  }
+
+  /**
+   * With sequence groups a retraction retracts the groups it is at least as new in. A key that only
+   * ever received retractions (one per commit, or several merged) has no row, as in Paimon; a lone
+   * retraction in a later commit still retracts the older row.
+   */
+  @Test
+  void aKeyWithOnlyRetractionsHasNoRow() {
+    for (int i = 0; i < MergeEngineTestSupport.VARIANTS.size(); i++) {
+      String name = "only_retractions" + MergeEngineTestSupport.suffix(i);
+      sql(
+          "CREATE TABLE pu.%s (k INT, a INT, b INT, g_1 INT) TBLPROPERTIES ('primary-key' = 'k',"
+              + " 'bucket' = '1', 'merge-engine' = 'partial-update',"
+              + " 'fields.g_1.sequence-group' = 'a,b', %s)",
+          name, MergeEngineTestSupport.VARIANTS.get(i));
+      sql("INSERT INTO pu.%s VALUES (1, 1, 1, 1)", name);
+      writeEngineRows(name, RowKind.UPDATE_BEFORE, row(1, 1, 1, 2), row(2, 5, 5, 1));
+      writeEngineRows(name, RowKind.DELETE, row(2, 5, 5, 2));
+      writeEngineRows(name, RowKind.UPDATE_BEFORE, row(3, 7, 7, 1));
+      assertThat(rows("SELECT * FROM pu.%s", name)).as(name).containsExactly("1,null,null,2");
+      sql("CALL sys.compact(table => 'pu.%s')", name);
+      assertThat(rows("SELECT * FROM pu.%s", name))
+          .as(name + " compacted")
+          .containsExactly("1,null,null,2");
+    }
+  }
+
+  /** Commits {@code rows} (internal values), all of kind {@code kind}, through the engine. */
+  private void writeEngineRows(String table, RowKind kind, InternalRow... rows) {
+    FileStoreTable engine =
+        FileStoreTable.load(
+            FileIO.local(), new Path(tablePath("pu", table).toUri()), "pu." + table);
+    Long latest =
+        engine.snapshotManager().latestSnapshotId().stream().boxed().findFirst().orElse(null);
+    try (TableWrite write = engine.newWrite(latest, false)) {
+      for (InternalRow row : rows) {
+        write.write(row, kind);
+      }
+      engine.newCommit("partial-update-it").commit(write.prepareCommit(), System.nanoTime());
+    }
+  }
+
+  private static InternalRow row(Object... values) {
+    return new GenericInternalRow(values);
   }
 }
