@@ -69,11 +69,6 @@ class RowLevelMergeEnginesIT extends SparkTestBase {
   }
 
   @Test
-  @org.junit.jupiter.api.Disabled(
-      "The -D row carries g = 10 (see __basalt_row), but the writer's buffer merges a lone -D"
-          + " through the partial-update merge function, which clears its values before the file"
-          + " is written; the read then sees g = null and keeps the row. Owned by the merge"
-          + " engines (WriteBuffer.sortedMerged).")
   void partialUpdateDeletesCarryTheSequenceGroupOfTheDeletedRow() {
     sql(
         "CREATE TABLE rl.pu_group (k INT, a INT, g INT, b INT, h INT) TBLPROPERTIES ("

@@ -198,7 +198,9 @@ class SystemTablesIT extends SparkTestBase {
     assertThat(rows("SELECT sum(record_count) FROM st.`history$partitions` VERSION AS OF 'first'"))
         .containsExactly("3");
     long second =
-        (Long) sql("SELECT unix_millis(commit_time) FROM st.`history$snapshots` WHERE snapshot_id = 2").get(0)[0];
+        (Long)
+            sql("SELECT unix_millis(commit_time) FROM st.`history$snapshots` WHERE snapshot_id = 2")
+                .get(0)[0];
     assertThat(
             rows(
                 "SELECT sum(record_count) FROM st.`history$buckets` TIMESTAMP AS OF"
