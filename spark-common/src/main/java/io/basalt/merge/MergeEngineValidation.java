@@ -134,6 +134,13 @@ final class MergeEngineValidation {
                 kind == MergeEngine.Kind.AGGREGATION
                     ? MergeEngine.DEFAULT_AGGREGATE_FUNCTION
                     : null);
+    if (fallback != null && !FieldAggregators.isKnown(fallback)) {
+      throw new BasaltException(
+          String.format(
+              "Unknown aggregate function '%s' in option '%s' on table %s. Fix: set '%s' to a"
+                  + " function listed in docs/merge-engines.md, e.g. 'last_non_null_value'.",
+              fallback, defaultKey, table, defaultKey));
+    }
     Map<String, String> functions = new LinkedHashMap<>();
     for (DataField field : schema.fields()) {
       String name = field.name();

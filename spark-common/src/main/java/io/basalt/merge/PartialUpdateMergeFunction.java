@@ -151,9 +151,9 @@ final class PartialUpdateMergeFunction implements MergeFunction {
     if (ignoreDelete) {
       return;
     }
-    seen = true;
     if (removeOnDelete || groups.isEmpty()) {
       if (removeOnDelete && kind == RowKind.DELETE.value()) {
+        seen = true;
         removeRow();
         return;
       }
@@ -162,6 +162,8 @@ final class PartialUpdateMergeFunction implements MergeFunction {
       }
       throw MergeErrors.partialUpdateRetraction(table, RowKind.values()[kind]);
     }
+    // a retraction of groups is kept even without an older row, as the state later merges need
+    seen = true;
     if (kind == RowKind.DELETE.value() && removesByGroup(keyValue)) {
       removeRow();
       return;

@@ -86,6 +86,27 @@ class MergeFunctionTest {
   }
 
   @Test
+  void partialUpdateRemoveRecordOnDeleteIgnoresUpdateBefore() {
+    MergeFunction merge =
+        function(
+            Map.of(
+                "merge-engine",
+                "partial-update",
+                "partial-update.remove-record-on-delete",
+                "true"));
+    merge.reset();
+    merge.add(row(RowKind.UPDATE_BEFORE, 1, 1, null, 1, 1, 1));
+    assertThat(merge.result()).isNull();
+    assertThat(
+            merge(
+                merge,
+                insert(1, 2, 3),
+                row(RowKind.UPDATE_BEFORE, 1, 1, null, 1, 2, 3),
+                insert(null, 5, null)))
+        .containsExactly(1, 5, 3);
+  }
+
+  @Test
   void sequenceGroupsUpdateIndependently() {
     MergeFunction merge = function(groups(Map.of()));
     // (g1, a, b, g2, c, d): g_1 newer then older; g_2 null leaves c, d alone

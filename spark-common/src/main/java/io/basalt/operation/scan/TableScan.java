@@ -150,11 +150,11 @@ public final class TableScan {
             .computeIfAbsent(List.of(entry.partition(), entry.bucket()), k -> new ArrayList<>())
             .add(entry);
       }
-      FileFilter fileFilter = new FileFilter(table, filters);
       boolean deletionVectors =
           !forCompaction
               && table.hasPrimaryKey()
               && table.options().get(TableOptions.DELETION_VECTORS_ENABLED);
+      FileFilter fileFilter = new FileFilter(table, filters, deletionVectors);
       Map<String, DeletionFile> deletionFiles =
           deletionVectors ? deletionFiles(snapshot) : Map.of();
       List<DataSplit> splits = new ArrayList<>();
@@ -318,6 +318,7 @@ public final class TableScan {
   /** Applies key and value statistics to the files of one bucket. */
   private static final class FileFilter {
     private final boolean primaryKey;
+    private final boolean valueFiltersApply;
     private final ScanFilters filters;
     @Nullable private final StatsView keyStats;
 
@@ -327,9 +328,20 @@ public final class TableScan {
     private long skipped;
     private long bucketsSkipped;
 
-    FileFilter(FileStoreTable table, ScanFilters filters) {
+    /**
+     * @param deletionVectors whether the scan reads deletion-vector files, whose rows are final
+     */
+    FileFilter(FileStoreTable table, ScanFilters filters, boolean deletionVectors) {
       this.schema = table.schema();
       this.primaryKey = table.hasPrimaryKey();
+      // partial-update and aggregation build a row from several versions, so no single version's
+      // statistics say whether the merged row matches: value filters may then skip nothing
+      String engine = table.options().get(TableOptions.MERGE_ENGINE);
+      this.valueFiltersApply =
+          !primaryKey
+              || deletionVectors
+              || "deduplicate".equals(engine)
+              || "first-row".equals(engine);
       this.filters = filters;
       this.keyStats = primaryKey ? new StatsView(columns(schema.trimmedPrimaryKeys())) : null;
       this.valueStats = new FileValueStats(schema, table.schemaManager()::schema);
@@ -345,7 +357,7 @@ public final class TableScan {
 
     List<DataFileMeta> select(List<ManifestEntry> group) {
       List<DataFileMeta> files = new ArrayList<>();
-      boolean anyValueMatch = filters.value() == null;
+      boolean anyValueMatch = filters.value() == null || !valueFiltersApply;
       for (ManifestEntry entry : group) {
         DataFileMeta file = entry.file();
         boolean keep = keyMayMatch(file);

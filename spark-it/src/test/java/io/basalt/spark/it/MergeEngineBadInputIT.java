@@ -54,6 +54,15 @@ class MergeEngineBadInputIT extends SparkTestBase {
   }
 
   @Test
+  void unknownDefaultFunctionOnPartialUpdate() {
+    createFails(
+        "pu_default",
+        "'merge-engine' = 'partial-update', 'fields.default-aggregate-function' = 'avg'",
+        "avg",
+        "'fields.default-aggregate-function'");
+  }
+
+  @Test
   void functionOnAnUnsupportedType() {
     createFails(
         "sum_string",
