@@ -83,15 +83,15 @@ public final class MergeIterator implements CloseableIterator<InternalRow> {
     if (next != null) {
       return true;
     }
+    Head candidate = null;
     if (pending != null) {
       // the row handed out last time belongs to this run; only now may it move on
-      if (pending.advance()) {
-        heap.add(pending);
-      }
+      candidate = advanceOrRequeue(pending);
       pending = null;
     }
-    while (!heap.isEmpty()) {
-      Head top = heap.poll();
+    while (candidate != null || !heap.isEmpty()) {
+      Head top = candidate != null ? candidate : heap.poll();
+      candidate = null;
       mergeFunction.reset();
       mergeFunction.add(top.row);
       while (!heap.isEmpty() && keyOrder.compare(heap.peek().row, top.row) == 0) {
@@ -111,12 +111,27 @@ public final class MergeIterator implements CloseableIterator<InternalRow> {
         next = merged;
         return true;
       }
-      if (pending.advance()) {
-        heap.add(pending);
-      }
+      candidate = advanceOrRequeue(pending);
       pending = null;
     }
     return false;
+  }
+
+  /**
+   * Moves {@code head}'s run on. Returns the head when its new key is smaller than every key in the
+   * heap, so it is the next to merge without a round trip through the heap (the common case: long
+   * stretches of keys found in one run only); otherwise puts it back into the heap and returns
+   * null. Equal keys always go through the heap, which orders their versions.
+   */
+  private Head advanceOrRequeue(Head head) {
+    if (!head.advance()) {
+      return null;
+    }
+    if (heap.isEmpty() || keyOrder.compare(head.row, heap.peek().row) < 0) {
+      return head;
+    }
+    heap.add(head);
+    return null;
   }
 
   @Override
