@@ -31,13 +31,8 @@ final class AggregateMergeFunction implements MergeFunction {
   private final boolean removeOnDelete;
   private final String table;
   private final List<DataField> values;
-  private final MergedKeyValue result;
+  private final KeyAccumulator state;
   private final GenericInternalRow accumulator;
-  @Nullable private InternalRow newest;
-  private boolean seen;
-  private boolean deleted;
-  private boolean added;
-  private boolean folded;
 
   AggregateMergeFunction(
       KeyValueLayout layout,
@@ -58,54 +53,41 @@ final class AggregateMergeFunction implements MergeFunction {
     this.ignoreDelete = ignoreDelete;
     this.removeOnDelete = removeOnDelete;
     this.table = table;
-    this.result = new MergedKeyValue(Rows.kvTypes(layout, values), valueOffset, keyValue);
-    this.accumulator = result.values();
+    this.state =
+        new KeyAccumulator(
+            new MergedKeyValue(Rows.kvTypes(layout, values), valueOffset, keyValue), aggregators);
+    this.accumulator = state.values();
   }
 
   @Override
   public void reset() {
-    newest = null;
-    seen = false;
-    deleted = false;
-    added = false;
-    folded = false;
-    clear();
-  }
-
-  private void clear() {
-    for (int i = 0; i < aggregators.length; i++) {
-      accumulator.setNullAt(i);
-      if (aggregators[i] != null) {
-        aggregators[i].reset();
-      }
-    }
+    state.reset();
   }
 
   @Override
   public void add(InternalRow keyValue) {
     byte kind = keyValue.getByte(kindIndex);
     boolean add = RowKind.isAdd(kind);
-    // keys come from the newest row, the only one the reuse contract keeps valid
-    newest = keyValue;
+    state.newest = keyValue;
     if (!add && ignoreDelete) {
       return;
     }
-    seen = true;
+    state.seen = true;
     if (removeOnDelete && kind == RowKind.DELETE.value()) {
-      clear();
-      deleted = true;
-      added = false;
-      folded = false;
+      state.removeRow();
       return;
     }
     if (add) {
-      if (folded) {
-        unfold();
+      if (state.folded) {
+        for (int i = 0; i < aggregators.length; i++) {
+          state.unfold(i);
+        }
+        state.folded = false;
       }
-      deleted = false;
-      added = true;
-    } else if (!added) {
-      folded = true;
+      state.deleted = false;
+      state.added = true;
+    } else if (!state.added) {
+      state.folded = true;
     }
     for (int i = 0; i < aggregators.length; i++) {
       FieldAggregator aggregator = aggregators[i];
@@ -119,7 +101,7 @@ final class AggregateMergeFunction implements MergeFunction {
         accumulator.update(i, aggregator.agg(current, input));
       } else if (aggregator.supportsRetract()) {
         accumulator.update(
-            i, added ? aggregator.retract(current, input) : aggregator.agg(current, input));
+            i, state.added ? aggregator.retract(current, input) : aggregator.agg(current, input));
       } else {
         throw MergeErrors.aggregationRetraction(
             table, RowKind.values()[kind], values.get(i).name(), aggregator.functionName());
@@ -127,32 +109,9 @@ final class AggregateMergeFunction implements MergeFunction {
     }
   }
 
-  /** Turns folded retracted values into the values they leave, before the first add. */
-  private void unfold() {
-    for (int i = 0; i < aggregators.length; i++) {
-      if (aggregators[i] != null) {
-        // the only per-key state so far came from folding (e.g. first_value's first input)
-        aggregators[i].reset();
-        if (!accumulator.isNullAt(i)) {
-          accumulator.update(i, aggregators[i].retract(null, accumulator.genericGet(i)));
-        }
-      }
-    }
-    folded = false;
-  }
-
   @Nullable
   @Override
   public InternalRow result() {
-    if (!seen) {
-      return null;
-    }
-    byte kind;
-    if (added) {
-      kind = RowKind.INSERT.value();
-    } else {
-      kind = deleted ? RowKind.DELETE.value() : RowKind.UPDATE_BEFORE.value();
-    }
-    return result.replace(newest, kind);
+    return state.result();
   }
 }

@@ -42,13 +42,8 @@ final class PartialUpdateMergeFunction implements MergeFunction {
   private final boolean removeOnDelete;
   private final String table;
   private final List<DataField> values;
-  private final MergedKeyValue result;
+  private final KeyAccumulator state;
   private final GenericInternalRow accumulator;
-  @Nullable private InternalRow newest;
-  private boolean seen;
-  private boolean deleted;
-  private boolean added;
-  private boolean folded;
 
   /** A sequence group resolved to value positions. */
   private record Group(
@@ -85,8 +80,10 @@ final class PartialUpdateMergeFunction implements MergeFunction {
     this.ignoreDelete = options.get(MergeEngineOptions.IGNORE_DELETE);
     this.removeOnDelete = options.get(MergeEngineOptions.PARTIAL_UPDATE_REMOVE_RECORD_ON_DELETE);
     this.table = table;
-    this.result = new MergedKeyValue(Rows.kvTypes(layout, values), valueOffset, keyValue);
-    this.accumulator = result.values();
+    this.state =
+        new KeyAccumulator(
+            new MergedKeyValue(Rows.kvTypes(layout, values), valueOffset, keyValue), aggregators);
+    this.accumulator = state.values();
   }
 
   @SuppressWarnings("unchecked")
@@ -116,35 +113,20 @@ final class PartialUpdateMergeFunction implements MergeFunction {
 
   @Override
   public void reset() {
-    newest = null;
-    seen = false;
-    deleted = false;
-    added = false;
-    folded = false;
-    clear();
-  }
-
-  private void clear() {
-    for (int i = 0; i < types.length; i++) {
-      accumulator.setNullAt(i);
-      if (aggregators[i] != null) {
-        aggregators[i].reset();
-      }
-    }
+    state.reset();
   }
 
   @Override
   public void add(InternalRow keyValue) {
     byte kind = keyValue.getByte(kindIndex);
-    // keys come from the newest row, the only one the reuse contract keeps valid
-    newest = keyValue;
+    state.newest = keyValue;
     if (RowKind.isAdd(kind)) {
-      if (folded) {
+      if (state.folded) {
         unfold();
       }
-      seen = true;
-      deleted = false;
-      added = true;
+      state.seen = true;
+      state.deleted = false;
+      state.added = true;
       update(keyValue);
       return;
     }
@@ -153,8 +135,8 @@ final class PartialUpdateMergeFunction implements MergeFunction {
     }
     if (removeOnDelete || groups.isEmpty()) {
       if (removeOnDelete && kind == RowKind.DELETE.value()) {
-        seen = true;
-        removeRow();
+        state.seen = true;
+        state.removeRow();
         return;
       }
       if (removeOnDelete) {
@@ -163,38 +145,25 @@ final class PartialUpdateMergeFunction implements MergeFunction {
       throw MergeErrors.partialUpdateRetraction(table, RowKind.values()[kind]);
     }
     // a retraction of groups is kept even without an older row, as the state later merges need
-    seen = true;
+    state.seen = true;
     if (kind == RowKind.DELETE.value() && removesByGroup(keyValue)) {
-      removeRow();
+      state.removeRow();
       return;
     }
-    folded |= !added;
+    state.folded |= !state.added;
     for (Group group : groups) {
       retract(group, keyValue, RowKind.values()[kind]);
     }
-  }
-
-  private void removeRow() {
-    clear();
-    deleted = true;
-    added = false;
-    folded = false;
   }
 
   /** Turns folded retracted values into the values they leave, before the first add. */
   private void unfold() {
     for (Group group : groups) {
       for (int i : group.members()) {
-        if (aggregators[i] != null) {
-          // the only per-key state so far came from folding (e.g. first_value's first input)
-          aggregators[i].reset();
-          if (!accumulator.isNullAt(i)) {
-            accumulator.update(i, aggregators[i].retract(null, accumulator.genericGet(i)));
-          }
-        }
+        state.unfold(i);
       }
     }
-    folded = false;
+    state.folded = false;
   }
 
   private void update(InternalRow input) {
@@ -255,7 +224,8 @@ final class PartialUpdateMergeFunction implements MergeFunction {
       }
       Object in = input.isNullAt(valueOffset + i) ? null : input.get(valueOffset + i, types[i]);
       Object current = accumulator.genericGet(i);
-      accumulator.update(i, added ? aggregator.retract(current, in) : aggregator.agg(current, in));
+      accumulator.update(
+          i, state.added ? aggregator.retract(current, in) : aggregator.agg(current, in));
     }
   }
 
@@ -308,15 +278,6 @@ final class PartialUpdateMergeFunction implements MergeFunction {
   @Nullable
   @Override
   public InternalRow result() {
-    if (!seen) {
-      return null;
-    }
-    byte kind;
-    if (added) {
-      kind = RowKind.INSERT.value();
-    } else {
-      kind = deleted ? RowKind.DELETE.value() : RowKind.UPDATE_BEFORE.value();
-    }
-    return result.replace(newest, kind);
+    return state.result();
   }
 }
