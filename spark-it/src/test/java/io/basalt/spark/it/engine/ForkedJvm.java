@@ -78,6 +78,16 @@ final class ForkedJvm {
     return process.exitValue();
   }
 
+  /** Kills the JVM with SIGKILL (no shutdown hooks, no finally blocks) and waits for it to end. */
+  void kill() throws InterruptedException {
+    process.destroyForcibly();
+    process.waitFor();
+  }
+
+  boolean isAlive() {
+    return process.isAlive();
+  }
+
   String output() throws IOException {
     return Files.readString(log);
   }
