@@ -133,6 +133,7 @@ public class SparkTable
 
   @Override
   public WriteBuilder newWriteBuilder(LogicalWriteInfo info) {
+    table.checkWritable();
     return new SparkWriteBuilder(SessionOptions.apply(table, info.options()), info);
   }
 
@@ -143,6 +144,7 @@ public class SparkTable
    */
   @Override
   public RowLevelOperationBuilder newRowLevelOperationBuilder(RowLevelOperationInfo info) {
+    table.checkWritable();
     FileStoreTable target = SessionOptions.apply(table, info.options());
     RowLevelOperation.Command command = info.command();
     if (command != RowLevelOperation.Command.DELETE) {

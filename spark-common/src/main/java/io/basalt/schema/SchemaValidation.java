@@ -1,6 +1,7 @@
 package io.basalt.schema;
 
 import io.basalt.BasaltException;
+import io.basalt.changelog.ChangelogProducerGuard;
 import io.basalt.data.ValueComparators;
 import io.basalt.merge.MergeEngine;
 import io.basalt.options.CompactionSettings;
@@ -59,6 +60,7 @@ public final class SchemaValidation {
     TagSettings.of(options);
     SnapshotRetention.of(options);
     PartitionExpiration.of(options, schema.partitionKeys());
+    ChangelogProducerGuard.checkDefinition(schema.options(), table);
   }
 
   /**

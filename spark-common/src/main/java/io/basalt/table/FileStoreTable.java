@@ -2,6 +2,7 @@ package io.basalt.table;
 
 import io.basalt.BasaltException;
 import io.basalt.branch.BranchManager;
+import io.basalt.changelog.ChangelogProducerGuard;
 import io.basalt.fs.DataFilePaths;
 import io.basalt.fs.FileIO;
 import io.basalt.fs.TablePaths;
@@ -262,11 +263,21 @@ public final class FileStoreTable implements Serializable {
    *     current bucket count)
    */
   public TableWrite newWrite(Long baseSnapshotId, boolean overwrite) {
+    checkWritable();
     return new TableWrite(this, baseSnapshotId, overwrite);
+  }
+
+  /**
+   * Refuses early, before any file is written, a write this engine cannot do correctly: to a table
+   * that asks for a changelog.
+   */
+  public void checkWritable() {
+    ChangelogProducerGuard.checkWritable(schema().options(), name, "write to");
   }
 
   /** A committer; {@code commitUser} identifies the writer for idempotent retries. */
   public FileStoreCommit newCommit(String commitUser) {
+    ChangelogProducerGuard.checkWritable(schema().options(), name, "commit to");
     return new FileStoreCommit(this, commitUser);
   }
 

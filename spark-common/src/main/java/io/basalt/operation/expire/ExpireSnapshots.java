@@ -1,5 +1,6 @@
 package io.basalt.operation.expire;
 
+import io.basalt.changelog.ChangelogProducerGuard;
 import io.basalt.fs.DataFilePaths;
 import io.basalt.index.IndexFilePaths;
 import io.basalt.index.IndexManifestEntry;
@@ -51,6 +52,8 @@ public final class ExpireSnapshots {
   private final IndexManifests indexManifests;
 
   public ExpireSnapshots(FileStoreTable table) {
+    ChangelogProducerGuard.checkWritable(
+        table.schema().options(), table.name(), "expire snapshots of");
     this.table = table;
     this.snapshots = table.snapshotManager();
     this.manifests = table.manifestFiles();
