@@ -128,6 +128,7 @@ public class SparkTable
 
   @Override
   public ScanBuilder newScanBuilder(CaseInsensitiveStringMap options) {
+    ReadOptionCheck.check(table.name(), options);
     return new SparkScanBuilder(SessionOptions.apply(table, options));
   }
 
