@@ -52,7 +52,7 @@ public class SparkTable
         SupportsMetadataColumns,
         SupportsRowLevelOperations,
         SupportsDeleteV2 {
-  private static final Set<TableCapability> CAPABILITIES =
+  static final Set<TableCapability> CAPABILITIES =
       EnumSet.of(
           TableCapability.BATCH_READ,
           TableCapability.BATCH_WRITE,

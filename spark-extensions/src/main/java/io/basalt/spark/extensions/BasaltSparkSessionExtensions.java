@@ -2,6 +2,7 @@ package io.basalt.spark.extensions;
 
 import io.basalt.spark.extensions.rules.HiveStyleDynamicPartitions;
 import io.basalt.spark.extensions.rules.KeyColumnUpdateCheck;
+import io.basalt.spark.extensions.rules.SaveAsTableOverwrite;
 import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.SparkSessionExtensions;
 import org.apache.spark.sql.catalyst.plans.logical.LogicalPlan;
@@ -16,7 +17,8 @@ import scala.runtime.BoxedUnit;
  * everything Basalt needs so far (catalog, {@code CALL}, time travel, row-level operations)
  * natively; this adds the analysis check that rejects UPDATE and MERGE INTO assignments to key
  * columns ({@link KeyColumnUpdateCheck}) and the resolution rule for Paimon's Hive-ordered dynamic
- * partition inserts ({@link HiveStyleDynamicPartitions}). Table-valued functions and optimizer
+ * partition inserts ({@link HiveStyleDynamicPartitions}) and the rule that runs {@code saveAsTable}
+ * overwrites as Paimon does ({@link SaveAsTableOverwrite}). Table-valued functions and optimizer
  * rules are injected here as they arrive.
  */
 public class BasaltSparkSessionExtensions
@@ -36,6 +38,13 @@ public class BasaltSparkSessionExtensions
           @Override
           public Rule<LogicalPlan> apply(SparkSession session) {
             return new HiveStyleDynamicPartitions(session);
+          }
+        });
+    extensions.injectResolutionRule(
+        new AbstractFunction1<SparkSession, Rule<LogicalPlan>>() {
+          @Override
+          public Rule<LogicalPlan> apply(SparkSession session) {
+            return new SaveAsTableOverwrite(session);
           }
         });
     return BoxedUnit.UNIT;
