@@ -67,7 +67,8 @@ final class CreateTableSchemas {
       throw new BasaltException(
           String.format(
               "Table %s: USING %s is not supported by the Basalt catalog. Fix: USING paimon, or"
-                  + " leave USING out.",
+                  + " leave USING out; with the DataFrame API, df.write.format(\"paimon\")"
+                  + " (saveAsTable otherwise uses spark.sql.sources.default).",
               table, provider));
     }
     List<String> primaryKeys = new ArrayList<>();

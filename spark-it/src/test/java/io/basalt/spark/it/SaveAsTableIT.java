@@ -71,6 +71,27 @@ class SaveAsTableIT extends SparkTestBase {
     assertThat(dirsUnder(tablePath("sat", "t"), "pt=")).containsExactly("pt=p1", "pt=p2");
   }
 
+  @Test
+  void partitionByAloneMakesAPartitionedAppendTable() throws Exception {
+    df(new Object[] {1, "x1", "p1"})
+        .write()
+        .format("paimon")
+        .partitionBy("pt")
+        .saveAsTable("sat.t");
+    assertThat(schemaFile(0)).containsPattern("\"partitionKeys\" : \\[ \"pt\" \\]");
+    assertThat(dirsUnder(tablePath("sat", "t"), "pt=")).containsExactly("pt=p1");
+    assertThat(rows("SELECT * FROM sat.t")).containsExactly("1,x1,p1");
+  }
+
+  @Test
+  void saveAsTableWithoutFormatNamesTheFix() {
+    assertThatThrownBy(
+            () -> df(new Object[] {1, "x1", "p1"}).write().partitionBy("pt").saveAsTable("sat.t"))
+        .hasMessageContaining("Table sat.t: USING parquet is not supported")
+        .hasMessageContaining("df.write.format(\"paimon\")");
+    assertThat(rows("SHOW TABLES IN sat")).isEmpty();
+  }
+
   private void createPartitionedTable() {
     sql(
         "CREATE TABLE sat.t (a INT, b STRING, pt STRING) PARTITIONED BY (pt) TBLPROPERTIES"
