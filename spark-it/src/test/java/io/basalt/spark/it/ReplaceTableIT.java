@@ -3,11 +3,18 @@ package io.basalt.spark.it;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.basalt.spark.SparkCatalog;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
+import org.apache.spark.sql.connector.catalog.Identifier;
+import org.apache.spark.sql.connector.catalog.StagedTable;
+import org.apache.spark.sql.connector.expressions.Transform;
+import org.apache.spark.sql.types.DataTypes;
+import org.apache.spark.sql.types.StructType;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -135,6 +142,52 @@ class ReplaceTableIT extends SparkTestBase {
     assertThatThrownBy(() -> sql("REPLACE TABLE r.t (id BIGINT)"))
         .hasMessageContaining("`r`.`t`")
         .hasMessageContaining("cannot be found");
+  }
+
+  @Test
+  void aFailingQueryLeavesTheTableAsItWas() throws Exception {
+    createWithTwoRows();
+    long before = latestSnapshot();
+    List<String> files = dataFiles(tablePath("r", "t"));
+    String failing = "SELECT id, CAST(1 / (id - id) AS STRING) AS data FROM r.t";
+
+    assertThatThrownBy(() -> sql("REPLACE TABLE r.t AS " + failing))
+        .hasMessageContaining("DIVIDE_BY_ZERO");
+    assertThatThrownBy(() -> sql("REPLACE TABLE r.t PARTITIONED BY (data) AS " + failing))
+        .hasMessageContaining("DIVIDE_BY_ZERO");
+
+    assertThat(rows("SELECT * FROM r.t")).containsExactly("1,a", "2,b");
+    assertThat(latestSnapshot()).isEqualTo(before);
+    assertThat(fileNames(tablePath("r", "t").resolve("schema"), "schema-"))
+        .containsExactly("schema-0");
+    assertThat(dataFiles(tablePath("r", "t"))).isEqualTo(files);
+    assertThat(filesUnder(tablePath("r", "t").resolveSibling(".basalt-staging"))).isEmpty();
+  }
+
+  @Test
+  void aFailingCreateTableAsSelectLeavesNoTable() {
+    assertThatThrownBy(() -> sql("CREATE TABLE r.t AS SELECT 1 / 0 AS x"))
+        .hasMessageContaining("DIVIDE_BY_ZERO");
+    assertThat(rows("SHOW TABLES IN r")).isEmpty();
+  }
+
+  @Test
+  void replaceThatLosesARaceWithAnAlterChangesNothing() throws Exception {
+    createWithTwoRows();
+    SparkCatalog catalog = (SparkCatalog) spark.sessionState().catalogManager().catalog("paimon");
+    StagedTable staged =
+        catalog.stageReplace(
+            Identifier.of(new String[] {"r"}, "t"),
+            new StructType().add("id", DataTypes.LongType),
+            new Transform[0],
+            Map.of());
+    sql("ALTER TABLE r.t SET TBLPROPERTIES ('k' = 'v')");
+
+    assertThatThrownBy(staged::commitStagedChanges)
+        .hasMessageContaining("REPLACE TABLE r.t lost a race")
+        .hasMessageContaining("schema 0 was expected to be the latest")
+        .hasMessageContaining("nothing was changed");
+    assertThat(rows("SELECT * FROM r.t")).containsExactly("1,a", "2,b");
   }
 
   @Test
