@@ -15,7 +15,10 @@ import org.apache.spark.sql.connector.expressions.IdentityTransform;
 import org.apache.spark.sql.connector.expressions.Transform;
 import org.apache.spark.sql.types.StructType;
 
-/** Turns a Spark CREATE TABLE (schema, PARTITIONED BY, TBLPROPERTIES) into schema 0. */
+/**
+ * Turns a Spark CREATE TABLE or REPLACE TABLE (schema, PARTITIONED BY, TBLPROPERTIES) into a table
+ * schema.
+ */
 final class CreateTableSchemas {
   /** Properties Spark adds itself; they are not table options. */
   private static final Set<String> SPARK_RESERVED =
@@ -32,6 +35,16 @@ final class CreateTableSchemas {
 
   static TableSchema fromSpark(
       String table, StructType schema, Transform[] partitions, Map<String, String> properties) {
+    return fromSpark(table, 0, schema, partitions, properties);
+  }
+
+  /** The schema with id {@code id} (REPLACE TABLE appends one to the table's schemas). */
+  static TableSchema fromSpark(
+      String table,
+      long id,
+      StructType schema,
+      Transform[] partitions,
+      Map<String, String> properties) {
     List<String> partitionKeys = new ArrayList<>();
     for (Transform transform : partitions) {
       if (!(transform instanceof IdentityTransform identity)) {
@@ -54,7 +67,8 @@ final class CreateTableSchemas {
       throw new BasaltException(
           String.format(
               "Table %s: USING %s is not supported by the Basalt catalog. Fix: USING paimon, or"
-                  + " leave USING out.",
+                  + " leave USING out; with the DataFrame API, df.write.format(\"paimon\")"
+                  + " (saveAsTable otherwise uses spark.sql.sources.default).",
               table, provider));
     }
     List<String> primaryKeys = new ArrayList<>();
@@ -69,7 +83,7 @@ final class CreateTableSchemas {
     checkColumnsExist(table, schema, primaryKeys, TableOptions.PRIMARY_KEY.key());
     TableSchema result =
         SchemaFactory.create(
-            0,
+            id,
             schema,
             partitionKeys,
             primaryKeys,

@@ -28,9 +28,10 @@ import org.apache.spark.sql.connector.catalog.FunctionCatalog;
 import org.apache.spark.sql.connector.catalog.Identifier;
 import org.apache.spark.sql.connector.catalog.NamespaceChange;
 import org.apache.spark.sql.connector.catalog.ProcedureCatalog;
+import org.apache.spark.sql.connector.catalog.StagedTable;
+import org.apache.spark.sql.connector.catalog.StagingTableCatalog;
 import org.apache.spark.sql.connector.catalog.SupportsNamespaces;
 import org.apache.spark.sql.connector.catalog.Table;
-import org.apache.spark.sql.connector.catalog.TableCatalog;
 import org.apache.spark.sql.connector.catalog.TableChange;
 import org.apache.spark.sql.connector.catalog.functions.UnboundFunction;
 import org.apache.spark.sql.connector.catalog.procedures.UnboundProcedure;
@@ -44,7 +45,7 @@ import org.apache.spark.sql.util.CaseInsensitiveStringMap;
  * procedure catalog of {@code CALL sys.*}.
  */
 public class SparkCatalog
-    implements TableCatalog, SupportsNamespaces, FunctionCatalog, ProcedureCatalog {
+    implements StagingTableCatalog, SupportsNamespaces, FunctionCatalog, ProcedureCatalog {
   public static final String WAREHOUSE = "warehouse";
   static final String DEFAULT_DATABASE = "default";
   static final String SYSTEM_NAMESPACE = "sys";
@@ -322,6 +323,40 @@ public class SparkCatalog
       throw e;
     }
     return new SparkTable(table);
+  }
+
+  // CTAS and REPLACE TABLE: see StagedTables for what Basalt (like Paimon) keeps of the old table
+
+  @Override
+  public StagedTable stageCreate(
+      Identifier ident, StructType schema, Transform[] partitions, Map<String, String> properties)
+      throws TableAlreadyExistsException, NoSuchNamespaceException {
+    return StagedTables.create(this, ident, schema, partitions, properties);
+  }
+
+  @Override
+  public StagedTable stageReplace(
+      Identifier ident, StructType schema, Transform[] partitions, Map<String, String> properties)
+      throws NoSuchTableException {
+    return StagedTables.replace(this, ident, schema, partitions, properties);
+  }
+
+  @Override
+  public StagedTable stageCreateOrReplace(
+      Identifier ident, StructType schema, Transform[] partitions, Map<String, String> properties)
+      throws NoSuchNamespaceException {
+    try {
+      return tableExists(ident)
+          ? StagedTables.replace(this, ident, schema, partitions, properties)
+          : StagedTables.create(this, ident, schema, partitions, properties);
+    } catch (NoSuchTableException | TableAlreadyExistsException e) {
+      throw new BasaltException(
+          "Table "
+              + tableName(ident)
+              + " was created or dropped concurrently while CREATE OR REPLACE TABLE ran; nothing"
+              + " was changed. Fix: run the statement again.",
+          e);
+    }
   }
 
   /**

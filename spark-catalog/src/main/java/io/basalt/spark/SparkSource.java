@@ -14,6 +14,7 @@ import org.apache.hadoop.fs.Path;
 import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.connector.catalog.Identifier;
 import org.apache.spark.sql.connector.catalog.SupportsCatalogOptions;
+import org.apache.spark.sql.connector.catalog.SupportsV1OverwriteWithSaveAsTable;
 import org.apache.spark.sql.connector.catalog.Table;
 import org.apache.spark.sql.connector.expressions.Transform;
 import org.apache.spark.sql.sources.DataSourceRegister;
@@ -29,8 +30,13 @@ import org.apache.spark.sql.util.CaseInsensitiveStringMap;
  * <p>A read whose time-travel options ({@code scan.snapshot-id}, {@code scan.tag-name}, ...) select
  * a snapshot written with an older schema names that schema in its identifier ({@code
  * __path__.schema-<id>}), so the table shows the snapshot's own columns.
+ *
+ * <p>{@code df.write.format("paimon").mode("overwrite").saveAsTable(t)} is marked with Spark's
+ * {@value SupportsV1OverwriteWithSaveAsTable#OPTION_NAME} write option, so that the session
+ * extensions can run it as an overwrite that keeps an existing table's definition, as Paimon does.
  */
-public class SparkSource implements DataSourceRegister, SupportsCatalogOptions {
+public class SparkSource
+    implements DataSourceRegister, SupportsCatalogOptions, SupportsV1OverwriteWithSaveAsTable {
   /** The hidden catalog that loads tables by path. */
   static final String PATH_CATALOG = "__basalt_path_catalog";
 

@@ -52,7 +52,7 @@ public class SparkTable
         SupportsMetadataColumns,
         SupportsRowLevelOperations,
         SupportsDeleteV2 {
-  private static final Set<TableCapability> CAPABILITIES =
+  static final Set<TableCapability> CAPABILITIES =
       EnumSet.of(
           TableCapability.BATCH_READ,
           TableCapability.BATCH_WRITE,
@@ -128,6 +128,7 @@ public class SparkTable
 
   @Override
   public ScanBuilder newScanBuilder(CaseInsensitiveStringMap options) {
+    ReadOptionCheck.check(table.name(), options);
     return new SparkScanBuilder(SessionOptions.apply(table, options));
   }
 

@@ -51,6 +51,20 @@ public final class ReadOptions {
           .description(
               "Time travel: read the first snapshot whose watermark is at least this value.");
 
+  public static final ConfigOption<String> BRANCH =
+      ConfigOption.key("branch")
+          .stringType()
+          .description(
+              "As a read or write option: read or write this branch of the table instead of the"
+                  + " one its name selects (the branch must have the same columns).");
+
+  public static final ConfigOption<String> SCAN_FALLBACK_BRANCH =
+      ConfigOption.key("scan.fallback-branch")
+          .stringType()
+          .description(
+              "A read of a partition that the current branch does not have reads it from this"
+                  + " branch instead (both branches must have the same columns).");
+
   /** The time-travel options; at most one may be set for a read. */
   public static final java.util.List<ConfigOption<?>> TIME_TRAVEL_OPTIONS =
       java.util.List.of(

@@ -13,6 +13,7 @@ import io.basalt.operation.scan.TableScan;
 import io.basalt.operation.write.TableWrite;
 import io.basalt.options.ManifestOptions;
 import io.basalt.options.Options;
+import io.basalt.options.ReadOptions;
 import io.basalt.options.TableOptions;
 import io.basalt.schema.DataField;
 import io.basalt.schema.SchemaManager;
@@ -115,6 +116,62 @@ public final class FileStoreTable implements Serializable {
                                 + " Fix: delete the branch and create it again.",
                             branch, base, branchPaths.schemaDir())));
     return new FileStoreTable(fileIO, branchPaths, branchName, branchSchema, dynamicOptions);
+  }
+
+  /**
+   * The branch {@code scan.fallback-branch} names, seen with this table's dynamic options: a read
+   * takes the partitions this branch does not have from it (Paimon's fallback read). Empty when the
+   * option is unset or names this branch.
+   *
+   * @throws BasaltException when the branch does not exist or has other columns than this table
+   */
+  public Optional<FileStoreTable> fallbackBranch() {
+    Optional<String> fallback =
+        options().getOptional(ReadOptions.SCAN_FALLBACK_BRANCH).filter(b -> !b.isBlank());
+    if (fallback.isEmpty() || fallback.get().equals(branch())) {
+      return Optional.empty();
+    }
+    String key = ReadOptions.SCAN_FALLBACK_BRANCH.key();
+    FileStoreTable other;
+    try {
+      other = switchToBranch(fallback.get());
+    } catch (BasaltException e) {
+      throw new BasaltException(
+          String.format(
+              "Option '%s' = '%s' of table %s: %s", key, fallback.get(), name, e.getMessage()),
+          e);
+    }
+    if (!sameColumns(schema, other.schema())) {
+      throw new BasaltException(
+          String.format(
+              "Option '%s' = '%s' of table %s: the fallback branch must have the same columns as"
+                  + " branch %s, but it has %s where %s has %s. Fix: give both branches the same"
+                  + " columns, or unset '%s'.",
+              key,
+              fallback.get(),
+              name,
+              branch(),
+              other.rowType().simpleString(),
+              branch(),
+              rowType().simpleString(),
+              key));
+    }
+    return Optional.of(other);
+  }
+
+  /** Same column ids, names and types in the same order; the columns' nullability may differ. */
+  public static boolean sameColumns(TableSchema a, TableSchema b) {
+    if (a.fields().size() != b.fields().size()) {
+      return false;
+    }
+    for (int i = 0; i < a.fields().size(); i++) {
+      DataField x = a.fields().get(i);
+      DataField y = b.fields().get(i);
+      if (x.id() != y.id() || !x.name().equals(y.name()) || !x.type().equals(y.type())) {
+        return false;
+      }
+    }
+    return true;
   }
 
   /** The branch this handle reads and writes ({@link TablePaths#MAIN_BRANCH} by default). */

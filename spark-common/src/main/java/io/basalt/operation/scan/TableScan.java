@@ -46,6 +46,7 @@ public final class TableScan {
   @Nullable private Integer bucket;
   private boolean forCompaction;
   @Nullable private Predicate bucketFilter;
+  private boolean fallback = true;
 
   /** The name bucket predicates use for the bucket id (Paimon's metadata column). */
   public static final String BUCKET_COLUMN = "__paimon_bucket";
@@ -105,8 +106,29 @@ public final class TableScan {
     return this;
   }
 
-  /** The planned splits of the chosen snapshot, with what planning skipped. */
+  /** Plans this branch only, ignoring {@code scan.fallback-branch}. */
+  TableScan withoutFallback() {
+    this.fallback = false;
+    return this;
+  }
+
+  /**
+   * The planned splits of the chosen snapshot, with what planning skipped; with {@code
+   * scan.fallback-branch} set (and not for compaction), also the fallback branch's splits of the
+   * partitions this branch does not have.
+   */
   public Plan plan() {
+    Plan plan = planThisBranch();
+    if (forCompaction || !fallback) {
+      return plan;
+    }
+    return table
+        .fallbackBranch()
+        .map(other -> FallbackBranchPlanner.merge(table, other, plan, filter, bucketFilter))
+        .orElse(plan);
+  }
+
+  private Plan planThisBranch() {
     Optional<Snapshot> snapshot =
         pinned != null
             ? Optional.of(pinned)

@@ -1,9 +1,12 @@
 package io.basalt.spark.extensions;
 
+import io.basalt.spark.extensions.rules.HiveStyleDynamicPartitions;
 import io.basalt.spark.extensions.rules.KeyColumnUpdateCheck;
+import io.basalt.spark.extensions.rules.SaveAsTableOverwrite;
 import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.SparkSessionExtensions;
 import org.apache.spark.sql.catalyst.plans.logical.LogicalPlan;
+import org.apache.spark.sql.catalyst.rules.Rule;
 import scala.Function1;
 import scala.runtime.AbstractFunction1;
 import scala.runtime.BoxedUnit;
@@ -13,8 +16,10 @@ import scala.runtime.BoxedUnit;
  * spark.sql.extensions=io.basalt.spark.extensions.BasaltSparkSessionExtensions}. Spark 4.1 routes
  * everything Basalt needs so far (catalog, {@code CALL}, time travel, row-level operations)
  * natively; this adds the analysis check that rejects UPDATE and MERGE INTO assignments to key
- * columns ({@link KeyColumnUpdateCheck}). Table-valued functions and optimizer rules are injected
- * here as they arrive.
+ * columns ({@link KeyColumnUpdateCheck}) and the resolution rule for Paimon's Hive-ordered dynamic
+ * partition inserts ({@link HiveStyleDynamicPartitions}) and the rule that runs {@code saveAsTable}
+ * overwrites as Paimon does ({@link SaveAsTableOverwrite}). Table-valued functions and optimizer
+ * rules are injected here as they arrive.
  */
 public class BasaltSparkSessionExtensions
     extends AbstractFunction1<SparkSessionExtensions, BoxedUnit> {
@@ -26,6 +31,20 @@ public class BasaltSparkSessionExtensions
           @Override
           public Function1<LogicalPlan, BoxedUnit> apply(SparkSession session) {
             return new KeyColumnUpdateCheck();
+          }
+        });
+    extensions.injectResolutionRule(
+        new AbstractFunction1<SparkSession, Rule<LogicalPlan>>() {
+          @Override
+          public Rule<LogicalPlan> apply(SparkSession session) {
+            return new HiveStyleDynamicPartitions(session);
+          }
+        });
+    extensions.injectResolutionRule(
+        new AbstractFunction1<SparkSession, Rule<LogicalPlan>>() {
+          @Override
+          public Rule<LogicalPlan> apply(SparkSession session) {
+            return new SaveAsTableOverwrite(session);
           }
         });
     return BoxedUnit.UNIT;
