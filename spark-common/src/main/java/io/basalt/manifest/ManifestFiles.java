@@ -73,15 +73,18 @@ public final class ManifestFiles {
   public WrittenList writeManifestList(List<ManifestFileMeta> metas) {
     String name = "manifest-list-" + uuid + "-" + counter.getAndIncrement();
     Path path = paths.manifestFile(name);
-    try (RowWriter<ManifestFileMeta> writer =
-        ManifestFileMetaCodec.writer(fileIO.create(path, false))) {
-      for (ManifestFileMeta meta : metas) {
-        writer.write(meta);
-      }
+    CountingOutputStream out;
+    try {
+      out = new CountingOutputStream(fileIO.create(path, false));
     } catch (IOException e) {
       throw new UncheckedIOException("Failed to write manifest list " + path, e);
     }
-    return new WrittenList(name, fileIO.size(path));
+    try (RowWriter<ManifestFileMeta> writer = ManifestFileMetaCodec.writer(out, name)) {
+      for (ManifestFileMeta meta : metas) {
+        writer.write(meta);
+      }
+    }
+    return new WrittenList(name, out.count());
   }
 
   /** Deletes a manifest or manifest list written by a failed commit attempt. */
