@@ -11,6 +11,7 @@ import io.basalt.index.DeletionVectorMeta;
 import io.basalt.index.IndexFilePaths;
 import io.basalt.manifest.DataFileMeta;
 import io.basalt.merge.MergeEngine;
+import io.basalt.merge.MergeFunction;
 import io.basalt.mergetree.KeyValueLayout;
 import io.basalt.mergetree.MergeIterator;
 import io.basalt.mergetree.SequenceOrder;
@@ -22,6 +23,7 @@ import io.basalt.table.FileStoreTable;
 import io.basalt.utils.CloseableIterator;
 import java.io.Serializable;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -117,13 +119,12 @@ public final class SplitRead implements Serializable {
       }
     }
     StructType kvType = layout.schemaWithValues(values);
+    Comparator<InternalRow> versionOrder = sequence.comparator(layout, values);
+    MergeFunction mergeFunction = mergeEngine.newMergeFunction(layout, values);
+    // the merge opens every run and closes them all if one fails to open
     MergeIterator merged =
         new MergeIterator(
-            openRuns(split, layout, kvType),
-            layout,
-            sequence.comparator(layout, values),
-            mergeEngine.newMergeFunction(layout, values),
-            false);
+            openRuns(split, layout, kvType), layout, versionOrder, mergeFunction, false);
     DataType[] types = new DataType[readType.size()];
     for (int i = 0; i < types.length; i++) {
       types[i] = readType.fields()[i].dataType();
