@@ -104,7 +104,7 @@ public final class ManifestFiles {
     return paths;
   }
 
-  StructType partitionType() {
+  public StructType partitionType() {
     return partitionType;
   }
 
