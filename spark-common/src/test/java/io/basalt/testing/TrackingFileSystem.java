@@ -26,6 +26,7 @@ import org.apache.hadoop.util.Progressable;
 public class TrackingFileSystem extends RawLocalFileSystem {
   private static final Map<Object, Path> OPEN = new ConcurrentHashMap<>();
   private static final AtomicInteger OPENS = new AtomicInteger();
+  private static final Map<String, AtomicInteger> OPENED = new ConcurrentHashMap<>();
   private static volatile String failOpenPrefix;
   private static volatile int failOpenNumber;
   private static volatile String failWritePrefix;
@@ -47,6 +48,7 @@ public class TrackingFileSystem extends RawLocalFileSystem {
   public static void reset() {
     OPEN.clear();
     OPENS.set(0);
+    OPENED.clear();
     failOpenPrefix = null;
     failWritePrefix = null;
   }
@@ -65,6 +67,29 @@ public class TrackingFileSystem extends RawLocalFileSystem {
   public static void failWrites(String prefix, long afterBytes) {
     failWriteAfter = afterBytes;
     failWritePrefix = prefix;
+  }
+
+  /** How many times files named {@code prefix}* were opened for reading since the last reset. */
+  public static int opened(String prefix) {
+    int count = 0;
+    for (Map.Entry<String, AtomicInteger> file : OPENED.entrySet()) {
+      if (file.getKey().startsWith(prefix)) {
+        count += file.getValue().get();
+      }
+    }
+    return count;
+  }
+
+  /** The files named {@code prefix}* opened for reading more than {@code n} times since reset. */
+  public static List<String> openedMoreThan(String prefix, int n) {
+    List<String> names = new ArrayList<>();
+    OPENED.forEach(
+        (name, count) -> {
+          if (name.startsWith(prefix) && count.get() > n) {
+            names.add(name + " x" + count.get());
+          }
+        });
+    return names;
   }
 
   /** The files of streams opened and not closed yet. */
@@ -91,6 +116,7 @@ public class TrackingFileSystem extends RawLocalFileSystem {
       throw new IOException("Injected failure opening " + f);
     }
     FSDataInputStream in = super.open(f, bufferSize);
+    OPENED.computeIfAbsent(f.getName(), name -> new AtomicInteger()).incrementAndGet();
     Object id = new Object();
     OPEN.put(id, f);
     return new FSDataInputStream(in) {
