@@ -1,5 +1,6 @@
 package io.basalt.operation.read;
 
+import io.basalt.BasaltException;
 import io.basalt.data.ProjectedRow;
 import io.basalt.deletionvectors.BucketDeletionVectors;
 import io.basalt.deletionvectors.DeletionFile;
@@ -207,9 +208,33 @@ public final class SplitRead implements Serializable {
   /** Opens one data file of {@code split}, skipping the rows {@code deleted} marks. */
   public CloseableIterator<InternalRow> open(
       DataSplit split, DataFileMeta file, StructType schema, @Nullable DeletionVector deleted) {
-    CloseableIterator<InternalRow> rows =
-        opener.open(table.fileIO().conf(), path(split, file), schema);
+    Path path = path(split, file);
+    CloseableIterator<InternalRow> rows;
+    try {
+      rows = opener.open(table.fileIO().conf(), path, schema);
+    } catch (RuntimeException e) {
+      throw dataFileError(split, path, e);
+    }
     return deleted == null || deleted.isEmpty() ? rows : new DeletedRowsFilter(rows, deleted);
+  }
+
+  /** An error opening a data file, naming the file, the snapshot and the fix. */
+  private BasaltException dataFileError(DataSplit split, Path path, RuntimeException e) {
+    String where = " of snapshot " + split.snapshotId() + " of table " + table.name();
+    for (Throwable cause = e; cause != null; cause = cause.getCause()) {
+      if (cause instanceof java.io.FileNotFoundException) {
+        return new BasaltException(
+            "Data file "
+                + path
+                + where
+                + " does not exist. The table's files are damaged: restore the file from a"
+                + " backup, or read an older snapshot with VERSION AS OF <id> (CALL sys.rollback"
+                + " moves the table back to it).",
+            e);
+      }
+    }
+    return new BasaltException(
+        "Failed to open data file " + path + where + ": " + e.getMessage(), e);
   }
 
   @Nullable
