@@ -115,6 +115,56 @@ class SpillFileTest {
   }
 
   @Test
+  void aHeaderRowCountThatDisagreesWithTheBlockFails() throws IOException {
+    SpillFile spill = SpillFile.write(dir, 2, rows(100, 3), TO_UNSAFE, 256);
+    try (RandomAccessFile file = new RandomAccessFile(spill.path().toFile(), "rw")) {
+      file.seek(4); // the first block's row count; the checksum covers only the payload
+      int rows = file.readInt();
+      file.seek(4);
+      file.writeInt(rows + 1);
+    }
+    assertThatThrownBy(() -> readIds(spill))
+        .isInstanceOf(BasaltException.class)
+        .hasMessageContaining("Spill file " + spill.path() + " is corrupt: block 0")
+        .hasMessageMatching("(?s).*the header counts \\d+ rows, the block holds \\d+.*");
+  }
+
+  @Test
+  void anEndMarkerThatDisagreesWithTheRowsFails() throws IOException {
+    SpillFile spill = SpillFile.write(dir, 2, rows(100, 3), TO_UNSAFE, 256);
+    try (RandomAccessFile file = new RandomAccessFile(spill.path().toFile(), "rw")) {
+      file.seek(spill.bytes() - 8);
+      file.writeLong(99);
+    }
+    assertThatThrownBy(() -> readIds(spill))
+        .isInstanceOf(BasaltException.class)
+        .hasMessageContaining("Spill file " + spill.path() + " is corrupt")
+        .hasMessageContaining("the end marker counts 99 rows, but 100 were read and 100 written");
+  }
+
+  @Test
+  void aRowLongerThanItsBlockFailsEvenWithAMatchingChecksum() throws IOException {
+    SpillFile spill = SpillFile.write(dir, 2, rows(100, 3), TO_UNSAFE, 256);
+    try (RandomAccessFile file = new RandomAccessFile(spill.path().toFile(), "rw")) {
+      int length = file.readInt();
+      byte[] payload = new byte[length];
+      file.seek(12);
+      file.readFully(payload);
+      // the first row claims more bytes than the block holds; the checksum is made to match
+      java.nio.ByteBuffer.wrap(payload).order(java.nio.ByteOrder.nativeOrder()).putInt(0, 4096);
+      java.util.zip.CRC32C crc = new java.util.zip.CRC32C();
+      crc.update(payload);
+      file.seek(8);
+      file.writeInt((int) crc.getValue());
+      file.write(payload);
+    }
+    assertThatThrownBy(() -> readIds(spill))
+        .isInstanceOf(BasaltException.class)
+        .hasMessageContaining("Spill file " + spill.path() + " is corrupt: block 0")
+        .hasMessageContaining("a row of 4096 bytes does not fit its block");
+  }
+
+  @Test
   void spillsGoToSparksLocalDirectoriesInTurnAndToTmpdirOutsideSpark() {
     File[] localDirs = {new File("/disk1/blockmgr-a"), new File("/disk2/blockmgr-b")};
     assertThat(SpillDirs.choose(localDirs, 0)).isEqualTo(Path.of("/disk1/blockmgr-a/basalt-spill"));

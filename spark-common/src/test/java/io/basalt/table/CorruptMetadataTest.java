@@ -117,6 +117,68 @@ class CorruptMetadataTest {
   }
 
   @Test
+  void aTruncatedManifestNamesTheFileAndTheSnapshot() throws IOException {
+    String name = deltaManifestOfThird();
+    Path file = manifest(name);
+    byte[] bytes = Files.readAllBytes(file);
+    // the header survives, the block and its sync marker are cut: found while iterating
+    Files.write(file, java.util.Arrays.copyOf(bytes, bytes.length - 5));
+    assertThatThrownBy(() -> TestTables.readAll(table))
+        .isInstanceOf(BasaltException.class)
+        .hasMessageContaining("manifest " + name)
+        .hasMessageContaining(
+            "(manifest " + table.paths().manifestFile(name) + " of snapshot 3 of table db.t)")
+        .hasMessageContaining("VERSION AS OF");
+    olderSnapshotStillReads();
+  }
+
+  @Test
+  void aManifestListThatCannotBeOpenedNamesTheFile() {
+    io.basalt.testing.TrackingFileSystem.reset();
+    ManifestFiles tracked =
+        new ManifestFiles(
+            io.basalt.testing.TrackingFileSystem.fileIO(),
+            new io.basalt.fs.TablePaths(io.basalt.testing.TrackingFileSystem.path(dir)),
+            new org.apache.spark.sql.types.StructType(),
+            8 << 20);
+    io.basalt.testing.TrackingFileSystem.failOpen("manifest-list-", 1);
+    assertThatThrownBy(
+            () -> tracked.readManifestList(third.deltaManifestList(), "snapshot 3 of table db.t"))
+        .isInstanceOf(java.io.UncheckedIOException.class)
+        .hasMessageContaining("Failed to open manifest list tracking:")
+        .hasMessageContaining(third.deltaManifestList())
+        .hasStackTraceContaining("Injected failure opening");
+    io.basalt.testing.TrackingFileSystem.reset();
+  }
+
+  @Test
+  void aDataFileThatIsNotParquetNamesTheFileAndTheSnapshot() throws IOException {
+    String added = addedByThird();
+    Path file = dir.resolve("bucket-0").resolve(added);
+    Files.writeString(file, "not a parquet file");
+    assertThatThrownBy(() -> TestTables.readAll(table))
+        .isInstanceOf(BasaltException.class)
+        .hasMessageContaining(
+            "Failed to open data file file:" + file + " of snapshot 3 of table db.t");
+    olderSnapshotStillReads();
+  }
+
+  private String addedByThird() {
+    String added = null;
+    try (CloseableIterator<ManifestEntry> it =
+        table.manifestFiles().readManifest(deltaManifestOfThird())) {
+      while (it.hasNext()) {
+        ManifestEntry entry = it.next();
+        if (entry.kind() == FileKind.ADD) {
+          added = entry.file().fileName();
+        }
+      }
+    }
+    assertThat(added).isNotNull();
+    return added;
+  }
+
+  @Test
   void aMissingDataFileNamesTheFileAndTheSnapshot() throws IOException {
     ManifestFiles manifests = table.manifestFiles();
     String added = null;
