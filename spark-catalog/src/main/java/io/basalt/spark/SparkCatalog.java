@@ -192,7 +192,7 @@ public class SparkCatalog
   public Table loadTable(Identifier ident, String version) throws NoSuchTableException {
     TableName parsed = TableName.parse(ident, tableExists(ident));
     FileStoreTable table =
-        loadFileStoreTable(parsed.systemTable() == null ? ident : parsed.dataTable());
+        loadFileStoreTable(parsed.systemTable() == null ? ident : parsed.dataTable(), false);
     Snapshot snapshot = table.timeTravel().version(version);
     // a tag pins by name: it stays readable after its snapshot expired
     Map<String, String> pin =
@@ -210,7 +210,7 @@ public class SparkCatalog
   public Table loadTable(Identifier ident, long timestamp) throws NoSuchTableException {
     TableName parsed = TableName.parse(ident, tableExists(ident));
     FileStoreTable table =
-        loadFileStoreTable(parsed.systemTable() == null ? ident : parsed.dataTable());
+        loadFileStoreTable(parsed.systemTable() == null ? ident : parsed.dataTable(), false);
     Snapshot snapshot = table.timeTravel().asOfTimestamp(Math.floorDiv(timestamp, 1000L));
     return timeTravelled(
         table,
@@ -242,18 +242,29 @@ public class SparkCatalog
    * @throws BasaltException naming the existing branches when the branch does not exist
    */
   public FileStoreTable loadFileStoreTable(Identifier ident) throws NoSuchTableException {
+    return loadFileStoreTable(ident, true);
+  }
+
+  /**
+   * @param checkLatest whether to check the latest snapshot's schema; time travel does not read the
+   *     latest snapshot, so a damaged latest snapshot must not stop it from reading an older one
+   */
+  private FileStoreTable loadFileStoreTable(Identifier ident, boolean checkLatest)
+      throws NoSuchTableException {
     TableName parsed = TableName.parse(ident, tableExists(ident));
     if (parsed.systemTable() != null) {
       throw new NoSuchTableException(ident);
     }
     if (parsed.branch() != null) {
-      FileStoreTable table = loadBaseTable(parsed.base());
-      return checkSchemaOfLatestSnapshot(table.switchToBranch(parsed.branch()));
+      FileStoreTable table = loadBaseTable(parsed.base(), checkLatest);
+      FileStoreTable branch = table.switchToBranch(parsed.branch());
+      return checkLatest ? checkSchemaOfLatestSnapshot(branch) : branch;
     }
-    return loadBaseTable(ident);
+    return loadBaseTable(ident, checkLatest);
   }
 
-  private FileStoreTable loadBaseTable(Identifier ident) throws NoSuchTableException {
+  private FileStoreTable loadBaseTable(Identifier ident, boolean checkLatest)
+      throws NoSuchTableException {
     if (isPathIdentifier(ident)) {
       Path path = new Path(ident.name());
       try {
@@ -271,8 +282,8 @@ public class SparkCatalog
       throw new NoSuchTableException(ident);
     }
     try {
-      return checkSchemaOfLatestSnapshot(
-          FileStoreTable.load(fileIO, tablePath(ident), tableName(ident)));
+      FileStoreTable table = FileStoreTable.load(fileIO, tablePath(ident), tableName(ident));
+      return checkLatest ? checkSchemaOfLatestSnapshot(table) : table;
     } catch (TableNotFoundException e) {
       throw new NoSuchTableException(ident);
     }

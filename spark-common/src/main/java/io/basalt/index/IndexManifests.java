@@ -8,6 +8,7 @@ import io.basalt.fs.TablePaths;
 import io.basalt.manifest.FileKind;
 import io.basalt.utils.Check;
 import io.basalt.utils.CloseableIterator;
+import io.basalt.utils.Closeables;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -116,12 +117,17 @@ public final class IndexManifests {
     checkAllAdded(state, "an index manifest state");
     String name = namePrefix + counter.getAndIncrement();
     Path path = paths.manifestFile(name);
+    OutputStream out = null;
     try {
-      OutputStream out = fileIO.create(path, false);
+      out = fileIO.create(path, false);
       try (RowWriter<IndexManifestEntry> writer = IndexManifestCodec.writer(out, path.toString())) {
         state.forEach(writer::write);
       }
     } catch (IOException | RuntimeException e) {
+      if (out != null) {
+        // Avro leaves its stream open when the last block fails to flush; closing twice is harmless
+        Closeables.closeAllAfter(e, List.of(out));
+      }
       try {
         fileIO.delete(path, false);
       } catch (RuntimeException suppressed) {

@@ -14,6 +14,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicInteger;
+import javax.annotation.Nullable;
 import org.apache.hadoop.fs.Path;
 import org.apache.spark.sql.types.StructType;
 
@@ -40,27 +41,125 @@ public final class ManifestFiles {
 
   /** Reads the entries of manifest {@code fileName} lazily. */
   public CloseableIterator<ManifestEntry> readManifest(String fileName) {
-    return ManifestEntryCodec.read(open(fileName), fileName);
+    return readManifest(fileName, null);
+  }
+
+  /**
+   * Reads the entries of manifest {@code fileName} lazily.
+   *
+   * @param context what the manifest belongs to, such as {@code "snapshot 3 of table db.t"}, named
+   *     in errors with the fix; null when unknown
+   * @throws BasaltException naming the file and the context when it is missing or unreadable, also
+   *     from the returned iterator
+   */
+  public CloseableIterator<ManifestEntry> readManifest(String fileName, @Nullable String context) {
+    Path path = paths.manifestFile(fileName);
+    CloseableIterator<ManifestEntry> entries;
+    try {
+      entries = ManifestEntryCodec.read(open(path, "Manifest file", context), fileName);
+    } catch (BasaltException e) {
+      throw withContext(e, "manifest", path, context);
+    }
+    return context == null ? entries : new ContextIterator<>(entries, "manifest", path, context);
   }
 
   /** Reads all rows of manifest list {@code fileName}; lists are small (one row per manifest). */
   public List<ManifestFileMeta> readManifestList(String fileName) {
+    return readManifestList(fileName, null);
+  }
+
+  /**
+   * Reads all rows of manifest list {@code fileName}; lists are small (one row per manifest).
+   *
+   * @param context what the list belongs to, named in errors; null when unknown
+   */
+  public List<ManifestFileMeta> readManifestList(String fileName, @Nullable String context) {
+    Path path = paths.manifestFile(fileName);
     List<ManifestFileMeta> metas = new ArrayList<>();
     try (CloseableIterator<ManifestFileMeta> it =
-        ManifestFileMetaCodec.read(open(fileName), fileName)) {
+        ManifestFileMetaCodec.read(open(path, "Manifest list", context), fileName)) {
       it.forEachRemaining(metas::add);
+    } catch (BasaltException e) {
+      throw withContext(e, "manifest list", path, context);
     }
     return metas;
   }
 
-  private InputStream open(String fileName) {
-    Path path = paths.manifestFile(fileName);
+  private InputStream open(Path path, String what, @Nullable String context) {
     try {
       return fileIO.open(path);
     } catch (FileNotFoundException e) {
-      throw new BasaltException("Manifest file " + path + " does not exist", e);
+      throw new MissingFileException(
+          String.format("%s %s%s does not exist.%s", what, path, of(context), fix(context)), e);
     } catch (IOException e) {
-      throw new UncheckedIOException("Failed to open manifest file " + path, e);
+      throw new UncheckedIOException("Failed to open " + what.toLowerCase() + " " + path, e);
+    }
+  }
+
+  private static String of(@Nullable String context) {
+    return context == null ? "" : " of " + context;
+  }
+
+  /** How to get past damaged metadata: restore the file, or read and roll back to an older one. */
+  static String fix(@Nullable String context) {
+    return context == null
+        ? ""
+        : " The table's metadata is damaged: restore the file from a backup, or read an older"
+            + " snapshot with VERSION AS OF <id> (CALL sys.rollback moves the table back to it).";
+  }
+
+  /** A corrupt-file error with the context and the fix added; a missing file already has them. */
+  static BasaltException withContext(
+      BasaltException e, String what, Path path, @Nullable String context) {
+    if (context == null || e instanceof MissingFileException) {
+      return e;
+    }
+    return new BasaltException(
+        String.format("%s (%s %s%s).%s", e.getMessage(), what, path, of(context), fix(context)), e);
+  }
+
+  /** A metadata file that does not exist; its message already names the context. */
+  private static final class MissingFileException extends BasaltException {
+    MissingFileException(String message, Throwable cause) {
+      super(message, cause);
+    }
+  }
+
+  /** Adds the context to errors of a manifest found only while iterating (a corrupt block). */
+  private static final class ContextIterator<T> implements CloseableIterator<T> {
+    private final CloseableIterator<T> delegate;
+    private final String what;
+    private final Path path;
+    private final String context;
+
+    ContextIterator(CloseableIterator<T> delegate, String what, Path path, String context) {
+      this.delegate = delegate;
+      this.what = what;
+      this.path = path;
+      this.context = context;
+    }
+
+    @Override
+    public boolean hasNext() {
+      try {
+        return delegate.hasNext();
+      } catch (BasaltException e) {
+        throw withContext(e, what, path, context);
+      }
+    }
+
+    @Override
+    public T next() {
+      try {
+        return delegate.next();
+      } catch (BasaltException e) {
+        throw withContext(e, what, path, context);
+      }
+    }
+
+    @Override
+    public void close() {
+      delegate.close();
     }
   }
 
@@ -73,15 +172,18 @@ public final class ManifestFiles {
   public WrittenList writeManifestList(List<ManifestFileMeta> metas) {
     String name = "manifest-list-" + uuid + "-" + counter.getAndIncrement();
     Path path = paths.manifestFile(name);
-    try (RowWriter<ManifestFileMeta> writer =
-        ManifestFileMetaCodec.writer(fileIO.create(path, false))) {
-      for (ManifestFileMeta meta : metas) {
-        writer.write(meta);
-      }
+    CountingOutputStream out;
+    try {
+      out = new CountingOutputStream(fileIO.create(path, false));
     } catch (IOException e) {
       throw new UncheckedIOException("Failed to write manifest list " + path, e);
     }
-    return new WrittenList(name, fileIO.size(path));
+    try (RowWriter<ManifestFileMeta> writer = ManifestFileMetaCodec.writer(out, name)) {
+      for (ManifestFileMeta meta : metas) {
+        writer.write(meta);
+      }
+    }
+    return new WrittenList(name, out.count());
   }
 
   /** Deletes a manifest or manifest list written by a failed commit attempt. */
@@ -101,7 +203,7 @@ public final class ManifestFiles {
     return paths;
   }
 
-  StructType partitionType() {
+  public StructType partitionType() {
     return partitionType;
   }
 

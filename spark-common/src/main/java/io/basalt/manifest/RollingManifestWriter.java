@@ -28,6 +28,7 @@ public final class RollingManifestWriter implements Closeable {
   private final List<ManifestFileMeta> written = new ArrayList<>();
 
   private RowWriter<ManifestEntry> writer;
+  private CountingOutputStream out;
   private Path path;
   private String name;
   private long added;
@@ -60,8 +61,9 @@ public final class RollingManifestWriter implements Closeable {
       }
       writer.write(entry);
       track(entry);
-      // the Avro writer buffers blocks, so the file length lags; count entries as a proxy too
-      if (writer.count() % 1000 == 0 && files.fileIO().size(path) >= files.targetFileSize()) {
+      // bytes reach the stream a compressed Avro block at a time, so a file ends at most one
+      // block past the target; the file system is never asked about a file still being written
+      if (out.count() >= files.targetFileSize()) {
         finish();
       }
     } catch (IOException e) {
@@ -101,7 +103,8 @@ public final class RollingManifestWriter implements Closeable {
   private void open() throws IOException {
     name = files.newManifestName();
     path = files.paths().manifestFile(name);
-    writer = ManifestEntryCodec.writer(files.fileIO().create(path, false));
+    out = new CountingOutputStream(files.fileIO().create(path, false));
+    writer = ManifestEntryCodec.writer(out, name);
     added = 0;
     deleted = 0;
     minPartition = null;
@@ -154,7 +157,7 @@ public final class RollingManifestWriter implements Closeable {
     written.add(
         new ManifestFileMeta(
             name,
-            files.fileIO().size(path),
+            out.count(),
             added,
             deleted,
             partitionStats,

@@ -3,6 +3,7 @@ package io.basalt.mergetree;
 import io.basalt.BasaltException;
 import io.basalt.merge.MergeFunction;
 import io.basalt.utils.CloseableIterator;
+import io.basalt.utils.Closeables;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.Iterator;
@@ -144,8 +145,13 @@ public final class KeyValues {
       return memoryRun;
     }
     List<CloseableIterator<InternalRow>> runs = new ArrayList<>();
-    for (SpillFile spill : spills) {
-      runs.add(spill.read());
+    try {
+      for (SpillFile spill : spills) {
+        runs.add(spill.read());
+      }
+    } catch (RuntimeException | Error e) {
+      Closeables.closeAllAfter(e, runs); // the spills opened before the one that failed
+      throw e;
     }
     runs.add(memoryRun);
     return new MergeIterator(runs, layout, versionOrder, spillMerge, true);

@@ -3,6 +3,7 @@ package io.basalt.mergetree;
 import io.basalt.data.RowKind;
 import io.basalt.merge.MergeFunction;
 import io.basalt.utils.CloseableIterator;
+import io.basalt.utils.Closeables;
 import java.util.Comparator;
 import java.util.List;
 import java.util.NoSuchElementException;
@@ -65,11 +66,17 @@ public final class MergeIterator implements CloseableIterator<InternalRow> {
         Comparator.<Head, InternalRow>comparing(h -> h.row, keyOrder)
             .thenComparing(h -> h.row, versionOrder);
     this.heap = new PriorityQueue<>(Math.max(1, runs.size()), order);
-    for (CloseableIterator<InternalRow> run : runs) {
-      Head head = new Head(run);
-      if (head.advance()) {
-        heap.add(head);
+    try {
+      for (CloseableIterator<InternalRow> run : runs) {
+        Head head = new Head(run);
+        if (head.advance()) {
+          heap.add(head);
+        }
       }
+    } catch (RuntimeException | Error e) {
+      // the caller never gets this iterator to close: close every run (opened or not) here
+      Closeables.closeAllAfter(e, runs);
+      throw e;
     }
   }
 
@@ -146,21 +153,7 @@ public final class MergeIterator implements CloseableIterator<InternalRow> {
 
   @Override
   public void close() {
-    RuntimeException failure = null;
-    for (CloseableIterator<InternalRow> run : runs) {
-      try {
-        run.close();
-      } catch (RuntimeException e) {
-        if (failure == null) {
-          failure = e;
-        } else {
-          failure.addSuppressed(e);
-        }
-      }
-    }
-    if (failure != null) {
-      throw failure;
-    }
+    Closeables.closeAll(runs);
   }
 
   /** The deduplicate merge function over full key-value rows. */

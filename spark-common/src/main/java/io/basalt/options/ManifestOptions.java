@@ -27,7 +27,16 @@ public final class ManifestOptions {
           .intType()
           .defaultValue(30)
           .description(
-              "When a snapshot would reference at least this many manifests, the small ones"
-                  + " (under half of manifest.target-file-size) are merged into full-size ones, so the"
-                  + " count stays bounded as commits accumulate.");
+              "Manifests are grouped in order until a group reaches manifest.target-file-size and"
+                  + " then merged into full-size ones; the last group, still smaller, is merged once"
+                  + " it holds this many manifests. Full-size manifests are kept as they are.");
+
+  public static final ConfigOption<Long> MANIFEST_FULL_COMPACTION_THRESHOLD_SIZE =
+      ConfigOption.key("manifest.full-compaction-threshold-size")
+          .memoryType()
+          .defaultValue(16L << 20)
+          .description(
+              "When the manifests after the leading full-size ones without DELETE entries reach"
+                  + " this size, they are merged with the full-size manifests that may hold the"
+                  + " files they delete, so ADD and DELETE pairs of the same file are dropped.");
 }

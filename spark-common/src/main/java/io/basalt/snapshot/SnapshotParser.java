@@ -110,10 +110,10 @@ public final class SnapshotParser {
     try {
       node = MAPPER.readTree(text);
     } catch (IOException e) {
-      throw new BasaltException("Snapshot file " + fileName + " is corrupt: " + e.getMessage(), e);
+      throw corrupt(fileName, e.getMessage(), e);
     }
     if (node == null || !node.isObject()) {
-      throw new BasaltException("Snapshot file " + fileName + " is corrupt: not a JSON object");
+      throw corrupt(fileName, "not a JSON object", null);
     }
     return (ObjectNode) node;
   }
@@ -123,8 +123,19 @@ public final class SnapshotParser {
     try {
       return parse(node, fileName);
     } catch (RuntimeException e) {
-      throw new BasaltException("Snapshot file " + fileName + " is corrupt: " + e.getMessage(), e);
+      throw corrupt(fileName, e.getMessage(), e);
     }
+  }
+
+  /** A corrupt snapshot or tag file: what is wrong, and how to get past it. */
+  private static BasaltException corrupt(String fileName, String problem, Throwable cause) {
+    return new BasaltException(
+        String.format(
+            "Snapshot file %s is corrupt: %s. Restore it from a backup; older snapshots stay"
+                + " readable with VERSION AS OF <id> (CALL sys.rollback moves the table back to"
+                + " one).",
+            fileName, problem),
+        cause);
   }
 
   private static Snapshot parse(ObjectNode node, String fileName) {

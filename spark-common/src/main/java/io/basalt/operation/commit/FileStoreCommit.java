@@ -562,7 +562,12 @@ public final class FileStoreCommit {
       previous.addAll(manifests.readManifestList(latest.baseManifestList()));
       previous.addAll(manifests.readManifestList(latest.deltaManifestList()));
     }
-    ManifestMerger merger = new ManifestMerger(manifests, mergeMinCount, manifestTargetSize);
+    ManifestMerger merger =
+        new ManifestMerger(
+            manifests,
+            mergeMinCount,
+            manifestTargetSize,
+            table.options().get(ManifestOptions.MANIFEST_FULL_COMPACTION_THRESHOLD_SIZE));
     List<ManifestFileMeta> base;
     try {
       base = merger.merge(previous, table.schema().id(), "table " + table.name());

@@ -1,5 +1,6 @@
 package io.basalt.operation.commit;
 
+import io.basalt.manifest.FileKind;
 import io.basalt.manifest.ManifestEntry;
 import io.basalt.manifest.ManifestFileMeta;
 import io.basalt.manifest.ManifestFiles;
@@ -7,48 +8,131 @@ import io.basalt.manifest.RollingManifestWriter;
 import io.basalt.operation.scan.LiveFiles;
 import io.basalt.utils.CloseableIterator;
 import java.util.ArrayList;
+import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Optional;
+import java.util.Set;
 
 /**
- * Keeps the number of manifests a snapshot references bounded. Manifests smaller than half the
- * target size are "small"; once {@code manifest.merge-min-count} of them pile up, they are folded
- * together (ADD/DELETE pairs inside them cancel) and rewritten as few full-size manifests, while
- * full-size manifests stay as they are. A commit thus reads at most about min-count small
- * manifests, not the table's whole metadata. When full-size manifests alone reach the count,
- * everything is folded once, which also drops DELETE entries whose ADD sits in a full-size
- * manifest. Files are never rewritten in place.
+ * Keeps the manifests a snapshot references few and the metadata a commit writes proportional to
+ * its change, as Paimon does:
+ *
+ * <ul>
+ *   <li>Minor merge: consecutive manifests are grouped until a group reaches the target size; a
+ *       group of several is folded into full-size manifests (an ADD and a DELETE of one file
+ *       cancel), a lone full-size manifest is kept as it is. The trailing group is folded once it
+ *       holds {@code manifest.merge-min-count} manifests. Full-size manifests are never rewritten
+ *       just because there are many of them.
+ *   <li>Full compaction: the leading full-size manifests without DELETE entries are the base,
+ *       everything after them the delta. Once the delta reaches {@code
+ *       manifest.full-compaction-threshold-size}, the delta and the base manifests that may hold a
+ *       file the delta deletes (by partition and bucket range) are folded completely, which drops
+ *       every cancelled pair; the other base manifests are kept.
+ * </ul>
+ *
+ * Files are never rewritten in place; new manifests are listed in {@link #newFiles()} for cleanup.
  */
 final class ManifestMerger {
+  /** Paimon's default for {@code manifest.full-compaction-threshold-size}. */
+  static final long DEFAULT_FULL_COMPACTION_THRESHOLD = 16L << 20;
+
   private final ManifestFiles manifests;
   private final int minCount;
-  private final long smallSize;
+  private final long targetFileSize;
+  private final long fullCompactionThreshold;
   private final List<String> newFiles = new ArrayList<>();
+  private long bytesWritten;
+  private boolean fullCompacted;
 
   ManifestMerger(ManifestFiles manifests, int minCount, long targetFileSize) {
+    this(manifests, minCount, targetFileSize, DEFAULT_FULL_COMPACTION_THRESHOLD);
+  }
+
+  ManifestMerger(
+      ManifestFiles manifests, int minCount, long targetFileSize, long fullCompactionThreshold) {
     this.manifests = manifests;
     this.minCount = minCount;
-    this.smallSize = targetFileSize / 2;
+    this.targetFileSize = targetFileSize;
+    this.fullCompactionThreshold = fullCompactionThreshold;
   }
 
   /** The manifests to reference instead of {@code metas} (possibly {@code metas} itself). */
   List<ManifestFileMeta> merge(List<ManifestFileMeta> metas, long schemaId, String context) {
-    if (metas.size() < minCount) {
-      return metas;
-    }
-    List<ManifestFileMeta> large = new ArrayList<>();
-    List<ManifestFileMeta> small = new ArrayList<>();
+    return tryFullCompaction(metas, schemaId, context)
+        .orElseGet(() -> minorMerge(metas, schemaId, context));
+  }
+
+  private List<ManifestFileMeta> minorMerge(
+      List<ManifestFileMeta> metas, long schemaId, String context) {
+    List<ManifestFileMeta> result = new ArrayList<>();
+    List<ManifestFileMeta> group = new ArrayList<>();
+    long groupSize = 0;
     for (ManifestFileMeta meta : metas) {
-      (meta.fileSize() < smallSize ? small : large).add(meta);
+      group.add(meta);
+      groupSize += meta.fileSize();
+      if (groupSize >= targetFileSize) {
+        result.addAll(group.size() == 1 ? group : fold(group, schemaId, context, false));
+        group.clear();
+        groupSize = 0;
+      }
     }
-    if (large.size() >= minCount) {
-      return fold(metas, schemaId, context, true);
+    if (group.size() >= Math.max(2, minCount)) {
+      result.addAll(fold(group, schemaId, context, false));
+    } else {
+      result.addAll(group);
     }
-    if (small.size() < Math.max(2, minCount - large.size())) {
-      return metas;
-    }
-    List<ManifestFileMeta> result = new ArrayList<>(large);
-    result.addAll(fold(small, schemaId, context, false));
     return result;
+  }
+
+  private Optional<List<ManifestFileMeta>> tryFullCompaction(
+      List<ManifestFileMeta> metas, long schemaId, String context) {
+    int baseEnd = 0;
+    while (baseEnd < metas.size() && isBase(metas.get(baseEnd))) {
+      baseEnd++;
+    }
+    List<ManifestFileMeta> delta = metas.subList(baseEnd, metas.size());
+    long deltaSize = 0;
+    for (ManifestFileMeta meta : delta) {
+      deltaSize += meta.fileSize();
+    }
+    if (deltaSize < fullCompactionThreshold || delta.size() < 2) {
+      return Optional.empty();
+    }
+    DeletedFiles deleted = deletedFiles(delta, context);
+    List<ManifestFileMeta> kept = new ArrayList<>();
+    List<ManifestFileMeta> folded = new ArrayList<>();
+    for (ManifestFileMeta meta : metas.subList(0, baseEnd)) {
+      (deleted.mayBeIn(meta) ? folded : kept).add(meta);
+    }
+    folded.addAll(delta);
+    fullCompacted = true;
+    // every manifest that may add a file the delta deletes is folded: no DELETE needs keeping
+    List<ManifestFileMeta> result = new ArrayList<>(kept);
+    result.addAll(fold(folded, schemaId, context, true));
+    return Optional.of(result);
+  }
+
+  private boolean isBase(ManifestFileMeta meta) {
+    return meta.numDeletedFiles() == 0 && meta.fileSize() >= targetFileSize;
+  }
+
+  /** The partitions and buckets whose files {@code delta} deletes. */
+  private DeletedFiles deletedFiles(List<ManifestFileMeta> delta, String context) {
+    DeletedFiles deleted = new DeletedFiles(manifests.partitionType());
+    for (ManifestFileMeta meta : delta) {
+      if (meta.numDeletedFiles() == 0) {
+        continue;
+      }
+      try (CloseableIterator<ManifestEntry> it = manifests.readManifest(meta.fileName())) {
+        while (it.hasNext()) {
+          ManifestEntry entry = it.next();
+          if (entry.kind() == FileKind.DELETE) {
+            deleted.add(entry);
+          }
+        }
+      }
+    }
+    return deleted;
   }
 
   private List<ManifestFileMeta> fold(
@@ -73,6 +157,7 @@ final class ManifestMerger {
       List<ManifestFileMeta> merged = writer.result();
       for (ManifestFileMeta meta : merged) {
         newFiles.add(meta.fileName());
+        bytesWritten += meta.fileSize();
       }
       return merged;
     } catch (RuntimeException e) {
@@ -84,5 +169,40 @@ final class ManifestMerger {
   /** Manifests this merger wrote, to delete when the commit attempt fails. */
   List<String> newFiles() {
     return newFiles;
+  }
+
+  /** Whether the last merge was a full compaction. */
+  boolean fullCompacted() {
+    return fullCompacted;
+  }
+
+  /** Bytes of the manifests this merger wrote. */
+  long bytesWritten() {
+    return bytesWritten;
+  }
+
+  /**
+   * Deleted (partition, bucket) pairs, checked against a manifest's partition and bucket ranges.
+   */
+  private static final class DeletedFiles {
+    private final ManifestPartitionRange ranges;
+    private final Set<ManifestPartitionRange.Location> locations = new LinkedHashSet<>();
+
+    DeletedFiles(org.apache.spark.sql.types.StructType partitionType) {
+      this.ranges = new ManifestPartitionRange(partitionType);
+    }
+
+    void add(ManifestEntry entry) {
+      locations.add(new ManifestPartitionRange.Location(entry.partition(), entry.bucket()));
+    }
+
+    boolean mayBeIn(ManifestFileMeta meta) {
+      for (ManifestPartitionRange.Location location : locations) {
+        if (ranges.mayContain(meta, location)) {
+          return true;
+        }
+      }
+      return false;
+    }
   }
 }

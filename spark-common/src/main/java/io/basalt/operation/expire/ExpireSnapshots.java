@@ -36,9 +36,11 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Which data files go: those a delta of the expired range (or of the first snapshot kept)
  * deletes, so the work is proportional to the changes, not to the table. Files that a tag, or a
- * branch's snapshot or tag, still needs are kept ({@link SnapshotReferences}). Snapshot files go
- * first, so no reader can pick an expired snapshot while its files disappear; a crash in between
- * leaves only unreferenced files, which {@code sys.remove_orphan_files} removes.
+ * branch's snapshot or tag, still needs are kept ({@link SnapshotReferences}); of this branch's
+ * tags only those that can hold a deleted file are read, each manifest once ({@link
+ * ReferenceCheck}). Snapshot files go first, so no reader can pick an expired snapshot while its
+ * files disappear; a crash in between leaves only unreferenced files, which {@code
+ * sys.remove_orphan_files} removes.
  *
  * <p>Two expirations may run at once (two writers committing): deleting an already deleted file is
  * fine, and a run that finds its snapshots gone stops, since another run expired them.
@@ -117,25 +119,34 @@ public final class ExpireSnapshots {
       return 0;
     }
     List<Snapshot> references = new SnapshotReferences(table.fileIO(), table.paths()).all();
+    List<Snapshot> toCheck =
+        ReferenceCheck.toCheck(
+            references,
+            table.tagManager().tags().values(),
+            first,
+            end,
+            id -> snapshotOrNull(id, first, expired, survivor));
 
+    ReferenceCheck check = new ReferenceCheck(manifests);
     Map<String, Path> dataFiles = new HashMap<>();
     for (int i = 1; i < expired.size(); i++) {
-      collectDropped(expired.get(i), dataFiles);
+      collectDropped(check, expired.get(i), dataFiles);
     }
-    collectDropped(survivor, dataFiles);
-    keepReferenced(references, dataFiles);
+    collectDropped(check, survivor, dataFiles);
+    check.keepReferenced(toCheck, dataFiles);
 
-    List<Snapshot> kept = new ArrayList<>(references);
+    // the same argument holds for manifests and index manifests: only those references matter
+    List<Snapshot> kept = new ArrayList<>(toCheck);
     kept.add(survivor);
     Set<String> expiredManifests = new HashSet<>();
     Set<String> expiredIndexManifests = new HashSet<>();
     for (Snapshot snapshot : expired) {
-      collectManifests(snapshot, expiredManifests, expiredIndexManifests);
+      collectManifests(check, snapshot, expiredManifests, expiredIndexManifests);
     }
     Set<String> keptManifests = new HashSet<>();
     Set<String> keptIndexManifests = new HashSet<>();
     for (Snapshot snapshot : kept) {
-      collectManifests(snapshot, keptManifests, keptIndexManifests);
+      collectManifests(check, snapshot, keptManifests, keptIndexManifests);
     }
     expiredManifests.removeAll(keptManifests);
     expiredIndexManifests.removeAll(keptIndexManifests);
@@ -173,15 +184,27 @@ public final class ExpireSnapshots {
     return (int) (end - first);
   }
 
+  /** Snapshot {@code id}: one already read for this run, else from storage; null if none. */
+  @Nullable
+  private Snapshot snapshotOrNull(long id, long first, List<Snapshot> expired, Snapshot survivor) {
+    if (id == survivor.id()) {
+      return survivor;
+    }
+    if (id >= first && id < survivor.id()) {
+      return expired.get((int) (id - first));
+    }
+    return snapshots.exists(id) ? snapshots.snapshot(id) : null;
+  }
+
   /**
    * Adds the files {@code snapshot}'s delta deletes, by name, with their paths. A file deleted and
    * added again in the same delta (moved to another level, same name) is still live.
    */
-  private void collectDropped(Snapshot snapshot, Map<String, Path> into) {
+  private void collectDropped(ReferenceCheck check, Snapshot snapshot, Map<String, Path> into) {
     Map<String, Path> deleted = new HashMap<>();
     Set<String> added = new HashSet<>();
     DataFilePaths dataPaths = table.dataFilePaths();
-    for (ManifestFileMeta meta : manifests.readManifestList(snapshot.deltaManifestList())) {
+    for (ManifestFileMeta meta : check.list(snapshot.deltaManifestList())) {
       try (CloseableIterator<ManifestEntry> it = manifests.readManifest(meta.fileName())) {
         while (it.hasNext()) {
           ManifestEntry entry = it.next();
@@ -206,41 +229,8 @@ public final class ExpireSnapshots {
     into.putAll(deleted);
   }
 
-  /**
-   * Removes from {@code candidates} every file live in one of {@code references}. Streams each
-   * reference's manifests and counts, per candidate only, ADDs minus DELETEs: memory stays
-   * proportional to the candidates, not to the table.
-   */
-  private void keepReferenced(List<Snapshot> references, Map<String, Path> candidates) {
-    for (Snapshot reference : references) {
-      if (candidates.isEmpty()) {
-        return;
-      }
-      Map<String, Integer> balance = new HashMap<>();
-      List<ManifestFileMeta> metas = new ArrayList<>();
-      metas.addAll(manifests.readManifestList(reference.baseManifestList()));
-      metas.addAll(manifests.readManifestList(reference.deltaManifestList()));
-      for (ManifestFileMeta meta : metas) {
-        try (CloseableIterator<ManifestEntry> it = manifests.readManifest(meta.fileName())) {
-          while (it.hasNext()) {
-            ManifestEntry entry = it.next();
-            String name = entry.file().fileName();
-            if (candidates.containsKey(name)) {
-              balance.merge(name, entry.kind() == FileKind.ADD ? 1 : -1, Integer::sum);
-            }
-          }
-        }
-      }
-      balance.forEach(
-          (name, count) -> {
-            if (count > 0) {
-              candidates.remove(name);
-            }
-          });
-    }
-  }
-
-  private void collectManifests(Snapshot snapshot, Set<String> into, Set<String> indexInto) {
+  private static void collectManifests(
+      ReferenceCheck check, Snapshot snapshot, Set<String> into, Set<String> indexInto) {
     if (snapshot.indexManifest() != null) {
       indexInto.add(snapshot.indexManifest());
     }
@@ -254,7 +244,7 @@ public final class ExpireSnapshots {
         continue;
       }
       into.add(list);
-      for (ManifestFileMeta meta : manifests.readManifestList(list)) {
+      for (ManifestFileMeta meta : check.list(list)) {
         into.add(meta.fileName());
       }
     }

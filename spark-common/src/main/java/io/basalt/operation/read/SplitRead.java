@@ -1,5 +1,6 @@
 package io.basalt.operation.read;
 
+import io.basalt.BasaltException;
 import io.basalt.data.ProjectedRow;
 import io.basalt.deletionvectors.BucketDeletionVectors;
 import io.basalt.deletionvectors.DeletionFile;
@@ -11,6 +12,7 @@ import io.basalt.index.DeletionVectorMeta;
 import io.basalt.index.IndexFilePaths;
 import io.basalt.manifest.DataFileMeta;
 import io.basalt.merge.MergeEngine;
+import io.basalt.merge.MergeFunction;
 import io.basalt.mergetree.KeyValueLayout;
 import io.basalt.mergetree.MergeIterator;
 import io.basalt.mergetree.SequenceOrder;
@@ -22,6 +24,7 @@ import io.basalt.table.FileStoreTable;
 import io.basalt.utils.CloseableIterator;
 import java.io.Serializable;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -117,13 +120,12 @@ public final class SplitRead implements Serializable {
       }
     }
     StructType kvType = layout.schemaWithValues(values);
+    Comparator<InternalRow> versionOrder = sequence.comparator(layout, values);
+    MergeFunction mergeFunction = mergeEngine.newMergeFunction(layout, values);
+    // the merge opens every run and closes them all if one fails to open
     MergeIterator merged =
         new MergeIterator(
-            openRuns(split, layout, kvType),
-            layout,
-            sequence.comparator(layout, values),
-            mergeEngine.newMergeFunction(layout, values),
-            false);
+            openRuns(split, layout, kvType), layout, versionOrder, mergeFunction, false);
     DataType[] types = new DataType[readType.size()];
     for (int i = 0; i < types.length; i++) {
       types[i] = readType.fields()[i].dataType();
@@ -206,9 +208,33 @@ public final class SplitRead implements Serializable {
   /** Opens one data file of {@code split}, skipping the rows {@code deleted} marks. */
   public CloseableIterator<InternalRow> open(
       DataSplit split, DataFileMeta file, StructType schema, @Nullable DeletionVector deleted) {
-    CloseableIterator<InternalRow> rows =
-        opener.open(table.fileIO().conf(), path(split, file), schema);
+    Path path = path(split, file);
+    CloseableIterator<InternalRow> rows;
+    try {
+      rows = opener.open(table.fileIO().conf(), path, schema);
+    } catch (RuntimeException e) {
+      throw dataFileError(split, path, e);
+    }
     return deleted == null || deleted.isEmpty() ? rows : new DeletedRowsFilter(rows, deleted);
+  }
+
+  /** An error opening a data file, naming the file, the snapshot and the fix. */
+  private BasaltException dataFileError(DataSplit split, Path path, RuntimeException e) {
+    String where = " of snapshot " + split.snapshotId() + " of table " + table.name();
+    for (Throwable cause = e; cause != null; cause = cause.getCause()) {
+      if (cause instanceof java.io.FileNotFoundException) {
+        return new BasaltException(
+            "Data file "
+                + path
+                + where
+                + " does not exist. The table's files are damaged: restore the file from a"
+                + " backup, or read an older snapshot with VERSION AS OF <id> (CALL sys.rollback"
+                + " moves the table back to it).",
+            e);
+      }
+    }
+    return new BasaltException(
+        "Failed to open data file " + path + where + ": " + e.getMessage(), e);
   }
 
   @Nullable

@@ -256,17 +256,19 @@ public final class TableScan {
 
     List<ManifestEntry> readLiveEntries() {
       ManifestFiles manifests = table.manifestFiles();
-      LiveFiles live = new LiveFiles("snapshot " + snapshot.id() + " of table " + table.name());
+      String context = "snapshot " + snapshot.id() + " of table " + table.name();
+      LiveFiles live = new LiveFiles(context);
       List<ManifestFileMeta> metas =
-          new ArrayList<>(manifests.readManifestList(snapshot.baseManifestList()));
-      metas.addAll(manifests.readManifestList(snapshot.deltaManifestList()));
+          new ArrayList<>(manifests.readManifestList(snapshot.baseManifestList(), context));
+      metas.addAll(manifests.readManifestList(snapshot.deltaManifestList(), context));
       for (ManifestFileMeta meta : metas) {
         if (!manifestMayMatch(meta)) {
           manifestsSkipped++;
           continue;
         }
         manifestsRead++;
-        try (CloseableIterator<ManifestEntry> it = manifests.readManifest(meta.fileName())) {
+        try (CloseableIterator<ManifestEntry> it =
+            manifests.readManifest(meta.fileName(), context)) {
           while (it.hasNext()) {
             ManifestEntry entry = it.next();
             if (entryMatches(entry)) {

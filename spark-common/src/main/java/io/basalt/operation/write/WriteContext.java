@@ -37,7 +37,6 @@ record WriteContext(
         options.get(WriteOptions.WRITE_BUFFER_SIZE),
         options.get(WriteOptions.WRITE_BUFFER_SPILLABLE),
         options.get(WriteOptions.LOCAL_SORT_MAX_NUM_FILE_HANDLES),
-        // executors point java.io.tmpdir at their local directories
-        java.nio.file.Paths.get(System.getProperty("java.io.tmpdir"), "basalt-spill"));
+        io.basalt.mergetree.SpillDirs.next());
   }
 }
