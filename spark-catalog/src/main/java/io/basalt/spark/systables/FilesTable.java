@@ -19,8 +19,8 @@ import java.util.Map;
 import org.apache.hadoop.fs.Path;
 import org.apache.spark.sql.catalyst.InternalRow;
 import org.apache.spark.sql.catalyst.expressions.GenericInternalRow;
-import org.apache.spark.sql.types.DataType;
 import org.apache.spark.sql.types.DataTypes;
+import org.apache.spark.sql.types.StructField;
 import org.apache.spark.sql.types.StructType;
 
 /**
@@ -119,14 +119,15 @@ final class FilesTable extends SystemTable {
     if (!schema.hasPrimaryKey()) {
       return new StructType();
     }
-    KeyValueLayout layout = new KeyValueLayout(schema);
-    List<DataType> types = layout.keyTypes();
+    // the table's key names, with the key fields' types and timestamp precisions
+    StructField[] keys = new KeyValueLayout(schema).keyType().fields();
     List<String> names = schema.trimmedPrimaryKeys();
-    StructType type = new StructType();
-    for (int i = 0; i < types.size(); i++) {
-      type = type.add(names.get(i), types.get(i));
+    StructField[] fields = new StructField[keys.length];
+    for (int i = 0; i < keys.length; i++) {
+      StructField key = keys[i];
+      fields[i] = new StructField(names.get(i), key.dataType(), key.nullable(), key.metadata());
     }
-    return type;
+    return new StructType(fields);
   }
 
   private static StructType statsType(TableSchema schema, List<String> statsCols) {
