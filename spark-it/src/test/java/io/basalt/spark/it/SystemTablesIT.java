@@ -151,6 +151,18 @@ class SystemTablesIT extends SparkTestBase {
         .containsExactly("[],0,0,3,null,null,{id=0, v=1},{id=1, v=a},{id=5, v=c},0,2,0");
     assertThat(rows("SELECT count(*) FROM st.`app$files` WHERE creation_time IS NOT NULL"))
         .containsExactly("1");
+    // Paimon's later columns
+    assertThat(
+            rows(
+                "SELECT deleteRowCount, file_source, first_row_id, write_cols FROM st.`app$files`"))
+        .containsExactly("0,APPEND,null,null");
+    assertThat(
+            rows(
+                "SELECT min_partition_stats, max_partition_stats, min_row_id, max_row_id FROM"
+                    + " st.`app$manifests`"))
+        .containsExactly("[],[],null,null");
+    assertThat(rows("SELECT next_row_id, operation, writer_version FROM st.`app$snapshots`"))
+        .containsExactly("0,null,null");
   }
 
   @Test
@@ -186,6 +198,19 @@ class SystemTablesIT extends SparkTestBase {
         .isEqualTo(rows("SELECT partition, record_count, file_count FROM st.`summary$partitions`"));
     assertThat(rows("SELECT DISTINCT bucket FROM st.`summary$buckets` WHERE bucket NOT IN (0, 1)"))
         .isEmpty();
+    // the manifests' partition stats cover partitions a and b
+    assertThat(
+            rows(
+                "SELECT min(min_partition_stats), max(max_partition_stats) FROM"
+                    + " st.`summary$manifests`"))
+        .containsExactly("[a],[b]");
+    // compaction rewrote files (COMPACT); a file it only moved up a level stays APPEND
+    assertThat(
+            rows(
+                "SELECT count(*) = %d, count_if(file_source = 'COMPACT') > 0 FROM"
+                    + " st.`summary$files` WHERE file_source IN ('APPEND', 'COMPACT')",
+                liveFiles))
+        .containsExactly("true,true");
   }
 
   @Test
