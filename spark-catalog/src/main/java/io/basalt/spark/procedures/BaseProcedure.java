@@ -115,7 +115,8 @@ abstract class BaseProcedure implements UnboundProcedure, BoundProcedure {
 
   /** The {@link #ROLLBACK_RESULT} row of a rollback from {@code previous} to {@code current}. */
   final Iterator<Scan> rolledBack(Optional<Snapshot> previous, Snapshot current) {
-    // no previous snapshot: a tag was restored into a table whose snapshots had all expired
+    // a rollback needs a target, so a latest snapshot existed; were there none, the table
+    // simply ends where it started
     return result(previous.map(Snapshot::id).orElse(current.id()), current.id());
   }
 
