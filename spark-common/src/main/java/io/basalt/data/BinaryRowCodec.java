@@ -48,22 +48,41 @@ public final class BinaryRowCodec {
   private final int fixedSize;
   private byte[] buffer;
 
-  /** A codec for rows whose fields have {@code types}, in order. */
+  /**
+   * A codec for rows whose fields have {@code types}, in order; timestamps have Spark's precision
+   * 6. Use {@link #BinaryRowCodec(StructType)} for columns of a table schema, whose timestamps may
+   * have another precision.
+   */
   public BinaryRowCodec(DataType... types) {
+    this(types, defaultPrecisions(types));
+  }
+
+  /**
+   * A codec for rows of {@code schema}'s field types, with each timestamp field's Paimon precision
+   * taken from its metadata ({@link TimestampPrecision}).
+   */
+  public BinaryRowCodec(StructType schema) {
+    this(
+        Arrays.stream(schema.fields()).map(StructField::dataType).toArray(DataType[]::new),
+        Arrays.stream(schema.fields()).mapToInt(TimestampPrecision::of).toArray());
+  }
+
+  private BinaryRowCodec(DataType[] types, int[] precisions) {
     Check.notNull(types, "types");
     this.types = types.clone();
     this.kinds = new FieldKind[types.length];
     for (int i = 0; i < types.length; i++) {
-      kinds[i] = FieldKind.of(Check.notNull(types[i], "type of field " + i), i);
+      kinds[i] = FieldKind.of(Check.notNull(types[i], "type of field " + i), precisions[i], i);
     }
     this.nullBitsSize = nullBitsSize(types.length);
     this.fixedSize = nullBitsSize + 8 * types.length;
     this.buffer = new byte[Math.max(64, fixedSize * 2)];
   }
 
-  /** A codec for rows of {@code schema}'s field types. */
-  public BinaryRowCodec(StructType schema) {
-    this(Arrays.stream(schema.fields()).map(StructField::dataType).toArray(DataType[]::new));
+  private static int[] defaultPrecisions(DataType[] types) {
+    int[] precisions = new int[Check.notNull(types, "types").length];
+    Arrays.fill(precisions, TimestampPrecision.DEFAULT);
+    return precisions;
   }
 
   /** The number of fields of the rows this codec handles. */
@@ -105,13 +124,16 @@ public final class BinaryRowCodec {
       case SHORT -> SHORT_LE.set(buffer, slot, isNull ? 0 : row.getShort(i));
       case INT -> INT_LE.set(buffer, slot, isNull ? 0 : row.getInt(i));
       case LONG -> LONG_LE.set(buffer, slot, isNull ? 0L : row.getLong(i));
-      case FLOAT -> INT_LE.set(buffer, slot, isNull ? 0 : Float.floatToIntBits(row.getFloat(i)));
+        // raw bits, as Paimon writes them: a NaN keeps its payload, so keys hash alike
+      case FLOAT -> INT_LE.set(buffer, slot, isNull ? 0 : Float.floatToRawIntBits(row.getFloat(i)));
       case DOUBLE ->
-          LONG_LE.set(buffer, slot, isNull ? 0L : Double.doubleToLongBits(row.getDouble(i)));
+          LONG_LE.set(buffer, slot, isNull ? 0L : Double.doubleToRawLongBits(row.getDouble(i)));
       case COMPACT_DECIMAL -> LONG_LE.set(buffer, slot, isNull ? 0L : compactDecimal(row, i));
       case WIDE_DECIMAL -> {
         return writeWideDecimal(isNull ? null : unscaledBytes(row, i), slot, cursor);
       }
+      case COMPACT_TIMESTAMP ->
+          LONG_LE.set(buffer, slot, isNull ? 0L : Math.floorDiv(row.getLong(i), 1000L));
       case TIMESTAMP -> {
         return writeTimestamp(isNull, isNull ? 0L : row.getLong(i), slot, cursor);
       }
@@ -237,6 +259,7 @@ public final class BinaryRowCodec {
       case DOUBLE -> Double.longBitsToDouble((long) LONG_LE.get(bytes, slot));
       case COMPACT_DECIMAL -> readCompactDecimal(bytes, slot, (DecimalType) types[i]);
       case WIDE_DECIMAL -> readWideDecimal(bytes, slot, (DecimalType) types[i], i);
+      case COMPACT_TIMESTAMP -> (long) LONG_LE.get(bytes, slot) * 1000L;
       case TIMESTAMP -> readTimestamp(bytes, slot, i);
       case STRING -> UTF8String.fromBytes(readBytes(bytes, slot, i));
       case BINARY -> readBytes(bytes, slot, i);

@@ -31,7 +31,9 @@ enum FieldKind {
   COMPACT_DECIMAL,
   /** Decimals of precision above 18: unscaled big-endian bytes in 16 reserved var-part bytes. */
   WIDE_DECIMAL,
-  /** Spark micros stored as Paimon precision 6: millis in the var part, nanos in the slot. */
+  /** Timestamps of precision up to 3: epoch millis in the slot (Spark's micros truncated). */
+  COMPACT_TIMESTAMP,
+  /** Timestamps of precision 4 to 9: millis in the var part, nano of millisecond in the slot. */
   TIMESTAMP,
   /** UTF-8 text: STRING, CHAR, VARCHAR. */
   STRING,
@@ -40,12 +42,17 @@ enum FieldKind {
   /** Largest decimal precision whose unscaled value fits a long. */
   static final int MAX_COMPACT_PRECISION = 18;
 
+  /** The kind for {@code type}, a timestamp having Spark's precision. */
+  static FieldKind of(DataType type, int field) {
+    return of(type, TimestampPrecision.DEFAULT, field);
+  }
+
   /**
-   * The kind for {@code type}.
+   * The kind for {@code type}; {@code precision} is the Paimon precision when it is a timestamp.
    *
    * @throws IllegalArgumentException for types a BinaryRow key, partition or stats row cannot hold
    */
-  static FieldKind of(DataType type, int field) {
+  static FieldKind of(DataType type, int precision, int field) {
     if (type instanceof BooleanType) {
       return BOOLEAN;
     } else if (type instanceof ByteType) {
@@ -63,7 +70,7 @@ enum FieldKind {
     } else if (type instanceof DecimalType decimal) {
       return decimal.precision() <= MAX_COMPACT_PRECISION ? COMPACT_DECIMAL : WIDE_DECIMAL;
     } else if (type instanceof TimestampType || type instanceof TimestampNTZType) {
-      return TIMESTAMP;
+      return precision <= TimestampPrecision.MAX_COMPACT ? COMPACT_TIMESTAMP : TIMESTAMP;
     } else if (type instanceof StringType
         || type instanceof CharType
         || type instanceof VarcharType) {

@@ -23,8 +23,11 @@
  *   <li>DECIMAL with precision up to 18: the unscaled value as a long. Wider decimals reserve 16
  *       var-part bytes holding the big-endian two's-complement unscaled value, and the slot holds
  *       {@code offset << 32 | byteLength}.
- *   <li>TIMESTAMP (Spark micros, precision 6): epoch millis as a long in 8 var-part bytes; the slot
- *       holds {@code offset << 32 | nanoOfMillisecond}.
+ *   <li>TIMESTAMP and TIMESTAMP_LTZ of Paimon precision 0 to 3: epoch millis as a long in the slot
+ *       (Spark's micros truncated to millis). Precision 4 to 9 (Basalt creates 6, Spark's): epoch
+ *       millis as a long in 8 var-part bytes, and the slot holds {@code offset << 32 |
+ *       nanoOfMillisecond}. The precision comes from the schema ({@link
+ *       io.basalt.data.TimestampPrecision}); Spark's types do not carry one.
  *   <li>STRING, CHAR, VARCHAR (UTF-8) and BINARY: up to 7 bytes sit in the slot itself, with {@code
  *       0x80 | length} in its last byte; longer values go to the var part and the slot holds {@code
  *       offset << 32 | length}. Offsets count from the start of the row.

@@ -82,6 +82,18 @@ public final class KeyValueLayout implements Serializable {
     return types;
   }
 
+  /**
+   * The key columns as a schema ({@code _KEY_} names), each timestamp with its Paimon precision:
+   * what the codec of min/max keys needs.
+   */
+  public StructType keyType() {
+    StructField[] fields = new StructField[keyFields.size()];
+    for (int i = 0; i < fields.length; i++) {
+      fields[i] = keyFields.get(i).toStructField();
+    }
+    return new StructType(fields);
+  }
+
   /** The key order of key-value rows. */
   public RowComparator keyComparator() {
     return new RowComparator(keyTypes());

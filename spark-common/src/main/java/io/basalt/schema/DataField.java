@@ -1,5 +1,6 @@
 package io.basalt.schema;
 
+import io.basalt.data.TimestampPrecision;
 import io.basalt.utils.Check;
 import javax.annotation.Nullable;
 import org.apache.spark.sql.types.DataType;
@@ -8,13 +9,20 @@ import org.apache.spark.sql.types.MetadataBuilder;
 import org.apache.spark.sql.types.StructField;
 
 /**
- * A top-level column of a table schema: its permanent field id, name, Spark type and nullability.
+ * A top-level column of a table schema: its permanent field id, name, Spark type and nullability,
+ * and for a timestamp its Paimon precision (0 to 9; Spark's own is 6), which decides its BinaryRow
+ * encoding in keys, partitions and stats ({@link TimestampPrecision}).
  *
  * <p>Fields nested in struct types carry their ids in the {@link StructField} metadata under {@link
  * #FIELD_ID_KEY}, so nested structs keep their ids through renames and Parquet files.
  */
 public record DataField(
-    int id, String name, DataType type, boolean nullable, @Nullable String description)
+    int id,
+    String name,
+    DataType type,
+    boolean nullable,
+    @Nullable String description,
+    int timestampPrecision)
     implements java.io.Serializable {
 
   /**
@@ -25,6 +33,29 @@ public record DataField(
   public DataField {
     Check.notNull(name, "name");
     Check.notNull(type, "type");
+    Check.argument(
+        timestampPrecision >= 0 && timestampPrecision <= TimestampPrecision.MAX,
+        "Invalid timestamp precision %s for column %s",
+        timestampPrecision,
+        name);
+  }
+
+  /** A field whose timestamps, if it is one, have Spark's precision 6. */
+  public DataField(
+      int id, String name, DataType type, boolean nullable, @Nullable String description) {
+    this(id, name, type, nullable, description, TimestampPrecision.DEFAULT);
+  }
+
+  /** The field described by {@code field}, a column of a table's Spark schema. */
+  public static DataField of(StructField field) {
+    Metadata metadata = field.metadata();
+    return new DataField(
+        fieldId(field),
+        field.name(),
+        field.dataType(),
+        field.nullable(),
+        metadata.contains(TypeJson.COMMENT_KEY) ? metadata.getString(TypeJson.COMMENT_KEY) : null,
+        TimestampPrecision.of(field));
   }
 
   /** This field as a Spark StructField carrying its id (and comment) in the metadata. */
@@ -33,17 +64,20 @@ public record DataField(
     if (description != null) {
       metadata.putString("comment", description);
     }
+    if (timestampPrecision != TimestampPrecision.DEFAULT) {
+      metadata.putLong(TimestampPrecision.METADATA_KEY, timestampPrecision);
+    }
     return new StructField(name, type, nullable, metadata.build());
   }
 
   /** A copy with another name and id (the file schema's {@code _KEY_} columns). */
   public DataField withIdAndName(int newId, String newName) {
-    return new DataField(newId, newName, type, nullable, description);
+    return new DataField(newId, newName, type, nullable, description, timestampPrecision);
   }
 
   /** A copy that is NOT NULL (primary-key columns). */
   public DataField asNotNull() {
-    return new DataField(id, name, type, false, description);
+    return new DataField(id, name, type, false, description, timestampPrecision);
   }
 
   /** The field id stored in {@code field}'s metadata. */

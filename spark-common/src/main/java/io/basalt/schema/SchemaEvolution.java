@@ -334,26 +334,19 @@ public final class SchemaEvolution {
   private List<DataField> dataFields() {
     List<DataField> fields = new ArrayList<>();
     for (StructField field : columns.fields()) {
-      Metadata metadata = field.metadata();
-      String description =
-          metadata.contains(TypeJson.COMMENT_KEY) ? metadata.getString(TypeJson.COMMENT_KEY) : null;
-      fields.add(
-          new DataField(
-              DataField.fieldId(field),
-              field.name(),
-              field.dataType(),
-              field.nullable(),
-              description));
+      fields.add(DataField.of(field));
     }
     return fields;
   }
 
   private static StructField withComment(StructField field, @Nullable String comment) {
-    return new StructField(
-        field.name(),
-        field.dataType(),
-        field.nullable(),
-        metadata(DataField.fieldId(field), comment));
+    // keep the rest of the metadata (a timestamp's precision)
+    MetadataBuilder metadata =
+        new MetadataBuilder().withMetadata(field.metadata()).remove(TypeJson.COMMENT_KEY);
+    if (comment != null) {
+      metadata.putString(TypeJson.COMMENT_KEY, comment);
+    }
+    return new StructField(field.name(), field.dataType(), field.nullable(), metadata.build());
   }
 
   private static Metadata metadata(int id, @Nullable String comment) {

@@ -43,7 +43,13 @@ public final class SchemaParser {
       gen.writeArrayFieldStart("fields");
       for (DataField field : schema.fields()) {
         TypeJson.writeField(
-            gen, field.id(), field.name(), field.type(), field.nullable(), field.description());
+            gen,
+            field.id(),
+            field.name(),
+            field.type(),
+            field.nullable(),
+            field.description(),
+            field.timestampPrecision());
       }
       gen.writeEndArray();
       gen.writeNumberField("highestFieldId", schema.highestFieldId());
@@ -139,7 +145,8 @@ public final class SchemaParser {
         name,
         type.type(),
         type.nullable(),
-        description == null || description.isNull() ? null : description.asText());
+        description == null || description.isNull() ? null : description.asText(),
+        type.timestampPrecision());
   }
 
   private static JsonNode required(JsonNode root, String name) {

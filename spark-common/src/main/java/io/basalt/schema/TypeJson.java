@@ -2,6 +2,7 @@ package io.basalt.schema;
 
 import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.databind.JsonNode;
+import io.basalt.data.TimestampPrecision;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
@@ -51,8 +52,12 @@ final class TypeJson {
 
   private TypeJson() {}
 
-  /** A parsed type with the nullability its JSON carried. */
-  record Parsed(DataType type, boolean nullable) {}
+  /** A parsed type with the nullability and, for a timestamp, the precision its JSON carried. */
+  record Parsed(DataType type, boolean nullable, int timestampPrecision) {
+    Parsed(DataType type, boolean nullable) {
+      this(type, nullable, TimestampPrecision.DEFAULT);
+    }
+  }
 
   /** Writes {@code type} with nullability {@code nullable} as a type JSON value. */
   static void write(JsonGenerator gen, DataType type, boolean nullable) throws IOException {
@@ -90,11 +95,28 @@ final class TypeJson {
   static void writeField(
       JsonGenerator gen, int id, String name, DataType type, boolean nullable, String description)
       throws IOException {
+    writeField(gen, id, name, type, nullable, description, TimestampPrecision.DEFAULT);
+  }
+
+  /** Writes a top-level column, a timestamp with its precision (Paimon's {@code TIMESTAMP(3)}). */
+  static void writeField(
+      JsonGenerator gen,
+      int id,
+      String name,
+      DataType type,
+      boolean nullable,
+      String description,
+      int timestampPrecision)
+      throws IOException {
     gen.writeStartObject();
     gen.writeNumberField("id", id);
     gen.writeStringField("name", name);
     gen.writeFieldName("type");
-    write(gen, type, nullable);
+    if (type instanceof TimestampType || type instanceof TimestampNTZType) {
+      gen.writeString(timestampName(type, timestampPrecision) + (nullable ? "" : NOT_NULL));
+    } else {
+      write(gen, type, nullable);
+    }
     if (description != null) {
       gen.writeStringField("description", description);
     }
@@ -168,7 +190,17 @@ final class TypeJson {
     Integer s = m.group(3) == null ? null : Integer.valueOf(m.group(3));
     String rest = m.group(4).trim();
     if (name.equals("TIMESTAMP") || name.equals("TIMESTAMP_LTZ")) {
-      return new Parsed(timestamp(name, rest, text, column), nullable);
+      int precision = p == null ? TimestampPrecision.DEFAULT : p;
+      if (precision > TimestampPrecision.MAX || s != null) {
+        throw new IllegalArgumentException(
+            "Column "
+                + column
+                + " has type "
+                + text
+                + ": a timestamp's precision must be 0 to "
+                + TimestampPrecision.MAX);
+      }
+      return new Parsed(timestamp(name, rest, text, column), nullable, precision);
     }
     if (!rest.isEmpty()) {
       throw unsupported(text, column);
@@ -281,13 +313,17 @@ final class TypeJson {
       return "BYTES";
     } else if (type instanceof DateType) {
       return "DATE";
-    } else if (type instanceof TimestampType) {
-      return "TIMESTAMP(6) WITH LOCAL TIME ZONE";
-    } else if (type instanceof TimestampNTZType) {
-      return "TIMESTAMP(6)";
+    } else if (type instanceof TimestampType || type instanceof TimestampNTZType) {
+      return timestampName(type, TimestampPrecision.DEFAULT);
     }
     throw new IllegalArgumentException(
         "Spark type " + type.catalogString() + " has no Paimon schema-file encoding");
+  }
+
+  private static String timestampName(DataType type, int precision) {
+    return type instanceof TimestampType
+        ? "TIMESTAMP(" + precision + ") WITH LOCAL TIME ZONE"
+        : "TIMESTAMP(" + precision + ")";
   }
 
   private static int nestedId(StructField field) {

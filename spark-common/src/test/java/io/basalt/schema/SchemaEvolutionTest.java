@@ -137,6 +137,30 @@ class SchemaEvolutionTest {
   }
 
   @Test
+  void changesKeepAPaimonTimestampPrecision() {
+    TableSchema millis =
+        SchemaParser.parse(
+            """
+            {"id": 0, "fields": [{"id": 0, "name": "ts", "type": "TIMESTAMP(3)"},
+               {"id": 1, "name": "v", "type": "INT"}],
+             "highestFieldId": 1, "partitionKeys": [], "primaryKeys": [], "options": {}}""",
+            "schema-0");
+    TableSchema next =
+        SchemaEvolution.apply(
+            millis,
+            List.of(
+                new UpdateColumnComment(List.of("ts"), "event time"),
+                new RenameColumn(List.of("v"), "w"),
+                new UpdateColumnNullability(List.of("ts"), true)),
+            TABLE,
+            1,
+            1);
+    assertThat(next.field("ts").timestampPrecision()).isEqualTo(3);
+    assertThat(next.field("ts").description()).isEqualTo("event time");
+    assertThat(SchemaParser.toJson(next)).contains("\"TIMESTAMP(3)\"");
+  }
+
+  @Test
   void keysAndPartitionsAreFixed() {
     assertThatThrownBy(() -> apply(new RenameColumn(List.of("id"), "key")))
         .hasMessageContaining(

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.basalt.BasaltException;
+import io.basalt.data.TimestampPrecision;
 import java.util.List;
 import java.util.Map;
 import org.apache.spark.sql.types.ArrayType;
@@ -112,6 +113,52 @@ class SchemaParserTest {
     assertThat(json).doesNotContain("comment");
     assertThat(json.indexOf("\"options\"")).isLessThan(json.indexOf("\"timeMillis\""));
     assertThat(SchemaParser.parse(json, "schema-7")).isEqualTo(schema);
+  }
+
+  @Test
+  void keepsPaimonTimestampPrecisionsThroughParseAndWrite() {
+    String json =
+        """
+        {"id": 0, "fields": [
+           {"id": 0, "name": "ts", "type": "TIMESTAMP(3) NOT NULL"},
+           {"id": 1, "name": "ltz", "type": "TIMESTAMP(0) WITH LOCAL TIME ZONE"},
+           {"id": 2, "name": "nanos", "type": "TIMESTAMP(9)"},
+           {"id": 3, "name": "plain", "type": "TIMESTAMP"}],
+         "highestFieldId": 3, "partitionKeys": [], "primaryKeys": ["ts"], "options": {}}""";
+    TableSchema schema = SchemaParser.parse(json, "schema-0");
+    assertThat(schema.fields().stream().map(DataField::timestampPrecision))
+        .containsExactly(3, 0, 9, 6);
+    assertThat(schema.rowType().fields()[0].metadata().getLong(TimestampPrecision.METADATA_KEY))
+        .isEqualTo(3);
+    assertThat(schema.rowType().fields()[3].metadata().contains(TimestampPrecision.METADATA_KEY))
+        .isFalse();
+    String written = SchemaParser.toJson(schema);
+    assertThat(written)
+        .contains("\"TIMESTAMP(3) NOT NULL\"")
+        .contains("\"TIMESTAMP(0) WITH LOCAL TIME ZONE\"")
+        .contains("\"TIMESTAMP(9)\"")
+        .contains("\"TIMESTAMP(6)\"");
+    assertThat(SchemaParser.parse(written, "schema-0")).isEqualTo(schema);
+    // the key of the key-value files keeps the precision its min/max bytes depend on
+    assertThat(
+            new io.basalt.mergetree.KeyValueLayout(schema)
+                .keyType()
+                .fields()[0]
+                .metadata()
+                .getLong(TimestampPrecision.METADATA_KEY))
+        .isEqualTo(3);
+  }
+
+  @Test
+  void rejectsATimestampPrecisionAboveNine() {
+    String json =
+        """
+        {"id": 0, "fields": [{"id": 0, "name": "ts", "type": "TIMESTAMP(12)"}],
+         "highestFieldId": 0, "partitionKeys": [], "primaryKeys": [], "options": {}}""";
+    assertThatThrownBy(() -> SchemaParser.parse(json, "schema-0"))
+        .hasMessageContaining("schema-0")
+        .hasMessageContaining(
+            "Column ts has type TIMESTAMP(12): a timestamp's precision must be 0 to 9");
   }
 
   @Test

@@ -1,11 +1,13 @@
 package io.basalt.spark.procedures;
 
 import io.basalt.BasaltException;
+import io.basalt.snapshot.Snapshot;
 import io.basalt.spark.SparkCatalog;
 import io.basalt.table.FileStoreTable;
 import java.util.Collections;
 import java.util.Iterator;
 import java.util.List;
+import java.util.Optional;
 import org.apache.spark.sql.catalyst.InternalRow;
 import org.apache.spark.sql.catalyst.analysis.NoSuchTableException;
 import org.apache.spark.sql.catalyst.expressions.GenericInternalRow;
@@ -29,6 +31,14 @@ abstract class BaseProcedure implements UnboundProcedure, BoundProcedure {
   static final StructType RESULT =
       new StructType(
           new StructField[] {DataTypes.createStructField("result", DataTypes.BooleanType, false)});
+
+  /** The output of the rollback procedures, as Paimon's: where the table was and now is. */
+  static final StructType ROLLBACK_RESULT =
+      new StructType(
+          new StructField[] {
+            DataTypes.createStructField("previous_snapshot_id", DataTypes.LongType, false),
+            DataTypes.createStructField("current_snapshot_id", DataTypes.LongType, false)
+          });
 
   private final SparkCatalog catalog;
   private final String name;
@@ -101,6 +111,13 @@ abstract class BaseProcedure implements UnboundProcedure, BoundProcedure {
   final Iterator<Scan> result(Object... values) {
     InternalRow row = new GenericInternalRow(values);
     return Collections.<Scan>singletonList(new Result(row, output)).iterator();
+  }
+
+  /** The {@link #ROLLBACK_RESULT} row of a rollback from {@code previous} to {@code current}. */
+  final Iterator<Scan> rolledBack(Optional<Snapshot> previous, Snapshot current) {
+    // a rollback needs a target, so a latest snapshot existed; were there none, the table
+    // simply ends where it started
+    return result(previous.map(Snapshot::id).orElse(current.id()), current.id());
   }
 
   /** The result of a call: one row of the output schema per entry of {@code rows}. */

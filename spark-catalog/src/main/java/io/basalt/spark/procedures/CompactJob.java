@@ -1,5 +1,7 @@
 package io.basalt.spark.procedures;
 
+import com.esotericsoftware.kryo.DefaultSerializer;
+import com.esotericsoftware.kryo.serializers.JavaSerializer;
 import io.basalt.operation.commit.CommitConflictException;
 import io.basalt.operation.commit.CommitStateUnknownException;
 import io.basalt.operation.commit.FileStoreCommit;
@@ -35,7 +37,15 @@ final class CompactJob {
     CommitMessage run(DataSplit split);
   }
 
+  /**
+   * A task's bucket. Spark ships parallelized elements and collected results with {@code
+   * spark.serializer}; under Kryo these records go through Java serialization.
+   */
+  @DefaultSerializer(JavaSerializer.class)
+  record TaskInput(DataSplit split) implements Serializable {}
+
   /** A task's result: its compaction, or why it failed. */
+  @DefaultSerializer(JavaSerializer.class)
   record TaskResult(
       @Nullable DataSplit split, @Nullable CommitMessage message, @Nullable Throwable error)
       implements Serializable {}
@@ -60,8 +70,9 @@ final class CompactJob {
     }
     JavaSparkContext jsc = JavaSparkContext.fromSparkContext(SparkSession.active().sparkContext());
     jsc.setJobDescription("compact " + table.name());
+    List<TaskInput> inputs = splits.stream().map(TaskInput::new).toList();
     List<TaskResult> results =
-        jsc.parallelize(splits, splits.size()).map(split -> runTask(task, split)).collect();
+        jsc.parallelize(inputs, inputs.size()).map(input -> runTask(task, input.split())).collect();
     List<CommitMessage> messages = new ArrayList<>();
     TaskResult failed = null;
     for (TaskResult result : results) {

@@ -15,8 +15,6 @@ import org.apache.spark.sql.catalyst.InternalRow;
 import org.apache.spark.sql.connector.catalog.procedures.ProcedureParameter;
 import org.apache.spark.sql.connector.read.Scan;
 import org.apache.spark.sql.types.DataTypes;
-import org.apache.spark.sql.types.StructField;
-import org.apache.spark.sql.types.StructType;
 
 /**
  * {@code CALL sys.compact(table => 'db.t', partitions => 'dt=1,hh=2;dt=3', compact_strategy =>
@@ -38,22 +36,13 @@ final class CompactProcedure extends BaseProcedure {
     ProcedureParameter.in("where", DataTypes.StringType).defaultValue("NULL").build()
   };
 
-  private static final StructType OUTPUT =
-      new StructType(
-          new StructField[] {
-            DataTypes.createStructField("result", DataTypes.BooleanType, false),
-            DataTypes.createStructField("snapshot_id", DataTypes.LongType, true),
-            DataTypes.createStructField("rewritten_files", DataTypes.LongType, false),
-            DataTypes.createStructField("written_files", DataTypes.LongType, false)
-          });
-
   CompactProcedure(SparkCatalog catalog) {
     super(
         catalog,
         NAME,
         "Compacts the buckets of a table (or of some partitions) and re-clusters append tables",
         PARAMETERS,
-        OUTPUT);
+        RESULT);
   }
 
   @Override
@@ -65,13 +54,13 @@ final class CompactProcedure extends BaseProcedure {
     TableScan.Plan plan = table.newScan().forCompaction().plan();
     List<DataSplit> splits = selectedSplits(table, plan.splits(), args);
     CompactJob job = new CompactJob(table);
-    CompactJob.Outcome outcome =
-        args.order() == OrderStrategy.NONE || splits.isEmpty()
-            ? job.run(splits, CompactJob.bucketCompaction(table, args.full()))
-            : job.run(splits, sortTask(table, plan.snapshot().id(), args));
-    Object snapshotId =
-        outcome.snapshotId().isPresent() ? (Object) outcome.snapshotId().getAsLong() : null;
-    return result(true, snapshotId, outcome.filesBefore(), outcome.filesAfter());
+    // Paimon's output: one row result = true; the COMPACT snapshot shows in t$snapshots
+    if (args.order() == OrderStrategy.NONE || splits.isEmpty()) {
+      job.run(splits, CompactJob.bucketCompaction(table, args.full()));
+    } else {
+      job.run(splits, sortTask(table, plan.snapshot().id(), args));
+    }
+    return result(true);
   }
 
   private static CompactJob.BucketTask sortTask(

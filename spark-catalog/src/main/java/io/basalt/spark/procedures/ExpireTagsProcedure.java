@@ -56,7 +56,9 @@ final class ExpireTagsProcedure extends BaseProcedure {
             : LocalDateTime.ofInstant(
                 Instant.EPOCH.plus(input.getLong(1), ChronoUnit.MICROS), ZoneId.systemDefault());
     List<Object[]> rows = new ArrayList<>();
-    for (String name : new TableTags(table).expire(olderThan)) {
+    List<String> expired = new TableTags(table).expire(olderThan);
+    // as Paimon: one row saying so when nothing expired
+    for (String name : expired.isEmpty() ? List.of("No expired tags.") : expired) {
       rows.add(new Object[] {UTF8String.fromString(name)});
     }
     return results(rows);

@@ -14,26 +14,20 @@ import java.util.Iterator;
 import java.util.Locale;
 import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.catalyst.InternalRow;
-import org.apache.spark.sql.catalyst.util.GenericArrayData;
 import org.apache.spark.sql.connector.catalog.procedures.ProcedureParameter;
 import org.apache.spark.sql.connector.read.Scan;
 import org.apache.spark.sql.types.DataTypes;
 import org.apache.spark.sql.types.StructField;
 import org.apache.spark.sql.types.StructType;
-import org.apache.spark.unsafe.types.UTF8String;
 
 /**
  * {@code CALL sys.remove_orphan_files(table => 'db.t', older_than => '2024-01-01 00:00:00', dry_run
  * => true)}: lists, and unless {@code dry_run} deletes, the files under the table that no snapshot,
  * tag or branch references and that are older than {@code older_than} (session time zone; default
- * one day ago). Returns the count, their total size and their paths (the first {@value
- * #LIST_LIMIT}).
+ * one day ago). Returns Paimon's columns: their count and total size.
  */
 final class RemoveOrphanFilesProcedure extends BaseProcedure {
   static final String NAME = "remove_orphan_files";
-
-  /** The most paths the result lists; the counts cover every orphan. */
-  static final int LIST_LIMIT = 1000;
 
   private static final long ONE_DAY_MILLIS = 86_400_000L;
 
@@ -54,11 +48,9 @@ final class RemoveOrphanFilesProcedure extends BaseProcedure {
   private static final StructType OUTPUT =
       new StructType(
           new StructField[] {
-            DataTypes.createStructField("deleted_file_count", DataTypes.LongType, false),
-            DataTypes.createStructField(
-                "deleted_file_total_len_in_bytes", DataTypes.LongType, false),
-            DataTypes.createStructField(
-                "orphan_files", DataTypes.createArrayType(DataTypes.StringType, false), false)
+            // Paimon's column names
+            DataTypes.createStructField("deletedFileCount", DataTypes.LongType, false),
+            DataTypes.createStructField("deletedFileTotalLenInBytes", DataTypes.LongType, false)
           });
 
   RemoveOrphanFilesProcedure(SparkCatalog catalog) {
@@ -78,10 +70,8 @@ final class RemoveOrphanFilesProcedure extends BaseProcedure {
             ? System.currentTimeMillis() - ONE_DAY_MILLIS
             : parseOlderThan(table, input.getUTF8String(1).toString());
     boolean dryRun = !input.isNullAt(2) && input.getBoolean(2);
-    OrphanFilesClean.Result result =
-        new OrphanFilesClean(table).clean(olderThan, dryRun, LIST_LIMIT);
-    Object[] paths = result.paths().stream().map(UTF8String::fromString).toArray();
-    return result(result.count(), result.bytes(), new GenericArrayData(paths));
+    OrphanFilesClean.Result result = new OrphanFilesClean(table).clean(olderThan, dryRun, 0);
+    return result(result.count(), result.bytes());
   }
 
   /** {@code yyyy-MM-dd HH:mm:ss[.fraction]} in the session time zone, as epoch millis. */

@@ -2,11 +2,13 @@ package io.basalt.spark.procedures;
 
 import io.basalt.BasaltException;
 import io.basalt.operation.history.Rollback;
+import io.basalt.snapshot.Snapshot;
 import io.basalt.spark.SparkCatalog;
 import io.basalt.table.FileStoreTable;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
+import java.util.Optional;
 import org.apache.spark.sql.catalyst.InternalRow;
 import org.apache.spark.sql.connector.catalog.procedures.ProcedureParameter;
 import org.apache.spark.sql.connector.read.Scan;
@@ -34,7 +36,7 @@ final class RollbackProcedure extends BaseProcedure {
         NAME,
         "Rolls a table back to a snapshot or tag, deleting later snapshots and tags",
         PARAMETERS,
-        RESULT);
+        ROLLBACK_RESULT);
   }
 
   @Override
@@ -54,14 +56,16 @@ final class RollbackProcedure extends BaseProcedure {
               tableName, given.isEmpty() ? "none" : String.join(" and ", given), tableName));
     }
     FileStoreTable table = loadTable(tableName);
+    Optional<Snapshot> previous = table.latestSnapshot();
     Rollback rollback = new Rollback(table);
+    Snapshot current;
     if (!input.isNullAt(1)) {
-      rollback.toVersion(input.getUTF8String(1).toString());
+      current = rollback.toVersion(input.getUTF8String(1).toString());
     } else if (!input.isNullAt(2)) {
-      rollback.toTag(input.getUTF8String(2).toString());
+      current = rollback.toTag(input.getUTF8String(2).toString());
     } else {
-      rollback.toSnapshot(input.getLong(3));
+      current = rollback.toSnapshot(input.getLong(3));
     }
-    return result(true);
+    return rolledBack(previous, current);
   }
 }

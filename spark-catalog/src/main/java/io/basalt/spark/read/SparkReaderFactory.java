@@ -1,5 +1,7 @@
 package io.basalt.spark.read;
 
+import com.esotericsoftware.kryo.DefaultSerializer;
+import com.esotericsoftware.kryo.serializers.JavaSerializer;
 import io.basalt.deletionvectors.DeletionFile;
 import io.basalt.operation.read.SplitRead;
 import io.basalt.table.DataSplit;
@@ -20,6 +22,7 @@ import org.apache.spark.sql.vectorized.ColumnarBatch;
  * Creates, in tasks, the readers of splits: columnar readers when the scan is columnar (every split
  * raw convertible, see {@link SparkScan}), streaming row readers otherwise.
  */
+@DefaultSerializer(JavaSerializer.class)
 final class SparkReaderFactory implements PartitionReaderFactory {
   private static final long serialVersionUID = 1L;
 

@@ -16,11 +16,13 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import javax.annotation.Nullable;
 import org.apache.hadoop.fs.Path;
 import org.apache.spark.sql.catalyst.InternalRow;
 import org.apache.spark.sql.catalyst.expressions.GenericInternalRow;
-import org.apache.spark.sql.types.DataType;
+import org.apache.spark.sql.catalyst.util.GenericArrayData;
 import org.apache.spark.sql.types.DataTypes;
+import org.apache.spark.sql.types.StructField;
 import org.apache.spark.sql.types.StructType;
 
 /**
@@ -45,7 +47,12 @@ final class FilesTable extends SystemTable {
           .add("max_value_stats", DataTypes.StringType)
           .add("min_sequence_number", DataTypes.LongType, false)
           .add("max_sequence_number", DataTypes.LongType, false)
-          .add("creation_time", DataTypes.TimestampType);
+          .add("creation_time", DataTypes.TimestampType)
+          // Paimon's column names, camel case included
+          .add("deleteRowCount", DataTypes.LongType)
+          .add("file_source", DataTypes.StringType)
+          .add("first_row_id", DataTypes.LongType)
+          .add("write_cols", DataTypes.createArrayType(DataTypes.StringType, false));
 
   private final Map<Long, TableSchema> schemas = new HashMap<>();
 
@@ -109,24 +116,48 @@ final class FilesTable extends SystemTable {
                 str(values(file.valueStats().maxValues(), statsType)),
                 file.minSequenceNumber(),
                 file.maxSequenceNumber(),
-                timestamp(file.creationTimeMillis())
+                timestamp(file.creationTimeMillis()),
+                file.deleteRowCount(),
+                str(fileSource(file.fileSource())),
+                file.firstRowId(),
+                file.writeCols() == null
+                    ? null
+                    : new GenericArrayData(file.writeCols().stream().map(Values::str).toArray())
               }));
     }
     return rows;
+  }
+
+  /** Paimon's names of {@link DataFileMeta#fileSource()}. */
+  @Nullable
+  static String fileSource(@Nullable Integer source) {
+    if (source == null) {
+      return null;
+    }
+    return switch (source) {
+      case DataFileMeta.SOURCE_APPEND -> "APPEND";
+      case DataFileMeta.SOURCE_COMPACT -> "COMPACT";
+      default ->
+          throw new IllegalStateException(
+              "Unknown file source "
+                  + source
+                  + " in a manifest; expected 0 (APPEND) or 1 (COMPACT)");
+    };
   }
 
   private static StructType keyType(TableSchema schema) {
     if (!schema.hasPrimaryKey()) {
       return new StructType();
     }
-    KeyValueLayout layout = new KeyValueLayout(schema);
-    List<DataType> types = layout.keyTypes();
+    // the table's key names, with the key fields' types and timestamp precisions
+    StructField[] keys = new KeyValueLayout(schema).keyType().fields();
     List<String> names = schema.trimmedPrimaryKeys();
-    StructType type = new StructType();
-    for (int i = 0; i < types.size(); i++) {
-      type = type.add(names.get(i), types.get(i));
+    StructField[] fields = new StructField[keys.length];
+    for (int i = 0; i < keys.length; i++) {
+      StructField key = keys[i];
+      fields[i] = new StructField(names.get(i), key.dataType(), key.nullable(), key.metadata());
     }
-    return type;
+    return new StructType(fields);
   }
 
   private static StructType statsType(TableSchema schema, List<String> statsCols) {

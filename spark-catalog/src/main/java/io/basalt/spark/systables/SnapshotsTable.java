@@ -30,7 +30,11 @@ final class SnapshotsTable extends SystemTable {
           .add("total_record_count", DataTypes.LongType)
           .add("delta_record_count", DataTypes.LongType)
           .add("changelog_record_count", DataTypes.LongType)
-          .add("watermark", DataTypes.LongType);
+          .add("watermark", DataTypes.LongType)
+          // Paimon 2.x's; Basalt's snapshot files record neither operation nor writer version
+          .add("next_row_id", DataTypes.LongType)
+          .add("operation", DataTypes.StringType)
+          .add("writer_version", DataTypes.StringType);
 
   SnapshotsTable(FileStoreTable table) {
     super(table);
@@ -78,7 +82,10 @@ final class SnapshotsTable extends SystemTable {
           s.totalRecordCount(),
           s.deltaRecordCount(),
           s.changelogRecordCount(),
-          s.watermark()
+          s.watermark(),
+          s.nextRowId(),
+          null,
+          null
         });
   }
 }

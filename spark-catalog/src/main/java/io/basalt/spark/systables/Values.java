@@ -58,6 +58,20 @@ final class Values {
     return strings(row, type).toString();
   }
 
+  /**
+   * {@code row} named like its partition directory, as Paimon's {@code t$partitions} does: {@code
+   * dt=2024-10-09/hh=01}, a null value shown as {@code defaultName}.
+   */
+  static String spec(BinaryRow row, StructType type, String defaultName) {
+    List<String> values = strings(row, type);
+    StringBuilder spec = new StringBuilder();
+    for (int i = 0; i < values.size(); i++) {
+      spec.append(i == 0 ? "" : "/").append(type.fields()[i].name()).append('=');
+      spec.append(values.get(i) == null ? defaultName : values.get(i));
+    }
+    return spec.toString();
+  }
+
   private static String render(Object value, DataType type) {
     if (type instanceof DateType) {
       return LocalDate.ofEpochDay((Integer) value).toString();

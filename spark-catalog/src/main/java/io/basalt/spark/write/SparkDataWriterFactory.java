@@ -1,5 +1,7 @@
 package io.basalt.spark.write;
 
+import com.esotericsoftware.kryo.DefaultSerializer;
+import com.esotericsoftware.kryo.serializers.JavaSerializer;
 import io.basalt.operation.write.TableWrite;
 import io.basalt.table.FileStoreTable;
 import javax.annotation.Nullable;
@@ -9,6 +11,7 @@ import org.apache.spark.sql.connector.write.DataWriterFactory;
 import org.apache.spark.sql.connector.write.WriterCommitMessage;
 
 /** Creates, in tasks, the writers of a Basalt write. */
+@DefaultSerializer(JavaSerializer.class)
 final class SparkDataWriterFactory implements DataWriterFactory {
   private static final long serialVersionUID = 1L;
 

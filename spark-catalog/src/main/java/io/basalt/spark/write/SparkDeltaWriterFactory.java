@@ -1,5 +1,7 @@
 package io.basalt.spark.write;
 
+import com.esotericsoftware.kryo.DefaultSerializer;
+import com.esotericsoftware.kryo.serializers.JavaSerializer;
 import io.basalt.spark.read.MetadataColumns;
 import io.basalt.table.FileStoreTable;
 import java.util.List;
@@ -14,6 +16,7 @@ import org.apache.spark.sql.types.StructField;
 import org.apache.spark.sql.types.StructType;
 
 /** Creates, in tasks, the writers of a delta write; knows where the row id and old row are. */
+@DefaultSerializer(JavaSerializer.class)
 final class SparkDeltaWriterFactory implements DeltaWriterFactory {
   private static final long serialVersionUID = 1L;
 

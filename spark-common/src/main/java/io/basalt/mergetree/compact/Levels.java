@@ -6,9 +6,11 @@ import io.basalt.data.RowComparator;
 import io.basalt.manifest.DataFileMeta;
 import io.basalt.utils.Check;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
-import org.apache.spark.sql.types.DataType;
+import org.apache.spark.sql.types.StructField;
+import org.apache.spark.sql.types.StructType;
 
 /**
  * The LSM state of one bucket: level-0 files (each its own sorted run, newest first) and one sorted
@@ -20,10 +22,15 @@ public final class Levels {
   private final List<DataFileMeta> level0 = new ArrayList<>();
   private final List<List<DataFileMeta>> levels = new ArrayList<>();
 
-  public Levels(List<DataType> keyTypes, int numLevels, List<DataFileMeta> files) {
+  /**
+   * @param keyType the key columns, with their timestamp precisions (see {@code
+   *     KeyValueLayout.keyType()})
+   */
+  public Levels(StructType keyType, int numLevels, List<DataFileMeta> files) {
     this.numLevels = numLevels;
-    BinaryRowCodec codec = new BinaryRowCodec(keyTypes.toArray(new DataType[0]));
-    RowComparator rows = new RowComparator(keyTypes);
+    BinaryRowCodec codec = new BinaryRowCodec(keyType);
+    RowComparator rows =
+        new RowComparator(Arrays.stream(keyType.fields()).map(StructField::dataType).toList());
     this.keyOrder = (a, b) -> rows.compare(codec.toRow(a), codec.toRow(b));
     for (int i = 1; i < numLevels; i++) {
       levels.add(new ArrayList<>());

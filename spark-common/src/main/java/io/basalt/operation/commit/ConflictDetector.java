@@ -70,7 +70,7 @@ final class ConflictDetector {
   private void checkLevelsDoNotOverlap(Snapshot latest, Iterable<ManifestEntry> entries) {
     KeyValueLayout layout = new KeyValueLayout(table.schema());
     List<DataType> keyTypes = layout.keyTypes();
-    BinaryRowCodec codec = new BinaryRowCodec(keyTypes.toArray(new DataType[0]));
+    BinaryRowCodec codec = new BinaryRowCodec(layout.keyType());
     RowComparator order = new RowComparator(keyTypes);
     Map<List<Object>, List<DataFileMeta>> runs = new HashMap<>();
     for (ManifestEntry entry : entries) {

@@ -60,7 +60,7 @@ public final class BucketCompactor {
     }
     Levels levels =
         new Levels(
-            layout.keyTypes(), Math.max(settings.numLevels(), maxFileLevel + 1), split.files());
+            layout.keyType(), Math.max(settings.numLevels(), maxFileLevel + 1), split.files());
     BucketCompaction compaction =
         new BucketCompaction(
             new CompactRewriter(table),

@@ -189,7 +189,7 @@ public final class SplitRead implements Serializable {
     for (DataFileMeta file : split.files()) {
       maxLevel = Math.max(maxLevel, file.level());
     }
-    Levels levels = new Levels(layout.keyTypes(), maxLevel + 1, split.files());
+    Levels levels = new Levels(layout.keyType(), maxLevel + 1, split.files());
     List<CloseableIterator<InternalRow>> runs = new ArrayList<>();
     for (LevelSortedRun run : levels.sortedRuns()) {
       runs.add(

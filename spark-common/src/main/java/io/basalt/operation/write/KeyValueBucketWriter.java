@@ -60,7 +60,7 @@ final class KeyValueBucketWriter implements BucketWriter {
             versionOrder,
             () -> mergeEngine.newMergeFunction(layout, layout.valueFields()));
     this.files = new RollingDataFileWriter(context, target.bucketDir(), 0, layout, firstSequence);
-    this.levels = new Levels(layout.keyTypes(), compaction.numLevels(), existingFiles);
+    this.levels = new Levels(layout.keyType(), compaction.numLevels(), existingFiles);
     this.picker = new UniversalCompaction(compaction);
     this.compaction =
         rewriter == null

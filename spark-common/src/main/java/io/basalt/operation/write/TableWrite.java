@@ -27,6 +27,8 @@ import java.util.Map;
 import javax.annotation.Nullable;
 import org.apache.spark.sql.catalyst.InternalRow;
 import org.apache.spark.sql.types.DataType;
+import org.apache.spark.sql.types.StructField;
+import org.apache.spark.sql.types.StructType;
 
 /**
  * Writes table rows for one task: routes each row to its (partition, bucket) writer, keeps the
@@ -77,12 +79,20 @@ public final class TableWrite implements AutoCloseable {
     this.partitionOrder = new RowComparator(types(schema, schema.partitionKeys()));
     if (configuredBuckets > 0) {
       this.bucketKeyView = projection(schema, table.bucketKeys());
-      this.bucketKeyCodec =
-          new BinaryRowCodec(types(schema, table.bucketKeys()).toArray(new DataType[0]));
+      // the fields carry their timestamp precisions, which decide the hashed bytes
+      this.bucketKeyCodec = new BinaryRowCodec(structType(schema, table.bucketKeys()));
     } else {
       this.bucketKeyView = null;
       this.bucketKeyCodec = null;
     }
+  }
+
+  private static StructType structType(TableSchema schema, List<String> names) {
+    List<StructField> fields = new ArrayList<>();
+    for (DataField field : schema.fields(names)) {
+      fields.add(field.toStructField());
+    }
+    return new StructType(fields.toArray(new StructField[0]));
   }
 
   private static List<DataType> types(TableSchema schema, List<String> names) {

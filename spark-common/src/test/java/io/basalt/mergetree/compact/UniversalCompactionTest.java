@@ -13,13 +13,13 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import org.apache.spark.sql.catalyst.expressions.GenericInternalRow;
-import org.apache.spark.sql.types.DataType;
 import org.apache.spark.sql.types.DataTypes;
+import org.apache.spark.sql.types.StructType;
 import org.junit.jupiter.api.Test;
 
 /** The universal picker on tiny fixtures: runs described by (level, size). */
 class UniversalCompactionTest {
-  private static final List<DataType> KEY = List.of(DataTypes.LongType);
+  private static final StructType KEY = new StructType().add("_KEY_id", DataTypes.LongType);
   private static final BinaryRowCodec CODEC = new BinaryRowCodec(DataTypes.LongType);
 
   private static int counter;

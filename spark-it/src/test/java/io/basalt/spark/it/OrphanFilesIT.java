@@ -72,13 +72,11 @@ class OrphanFilesIT extends SparkTestBase {
     List<String> before = filesUnder(table("t"));
 
     Row dry = call("table => 'orphans.t', dry_run => true");
+    // Paimon's output: deletedFileCount, deletedFileTotalLenInBytes
+    assertThat(dry.schema().fieldNames())
+        .containsExactly("deletedFileCount", "deletedFileTotalLenInBytes");
     assertThat(dry.getLong(0)).isEqualTo(3);
     assertThat(dry.getLong(1)).isEqualTo(3 * Files.size(crashedData));
-    assertThat(dry.<String>getList(2))
-        .hasSize(3)
-        .anySatisfy(p -> assertThat(p).endsWith("p=x/bucket-0/data-crashed-0.parquet"))
-        .anySatisfy(p -> assertThat(p).endsWith("manifest/manifest-crashed-0"))
-        .anySatisfy(p -> assertThat(p).endsWith("snapshot/.snapshot-9.crashed.tmp"));
     assertThat(filesUnder(table("t"))).isEqualTo(before);
 
     Row real = call("table => 'orphans.t'");

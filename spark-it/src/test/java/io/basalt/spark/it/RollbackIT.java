@@ -71,8 +71,9 @@ class RollbackIT extends SparkTestBase {
     sql("CALL paimon.sys.create_tag('rb.by_id', 'later', 5)");
     assertThat(dataAndManifests("by_id")).hasSizeGreaterThan(filesAtThree.size());
 
+    // Paimon's output: the latest snapshot before and the one the table now ends with
     assertThat(rows("CALL paimon.sys.rollback(table => 'rb.by_id', version => '3')"))
-        .containsExactly("true");
+        .containsExactly("5,3");
 
     assertThat(snapshotFiles("by_id")).containsExactly("snapshot-1", "snapshot-2", "snapshot-3");
     assertThat(Files.readString(table("by_id").resolve("snapshot/LATEST"))).isEqualTo("3");
@@ -98,11 +99,13 @@ class RollbackIT extends SparkTestBase {
     // a tag whose name is a number wins over the snapshot id, as for VERSION AS OF
     sql("CALL paimon.sys.create_tag('rb.by_tag', '1', 2)");
 
-    sql("CALL paimon.sys.rollback(table => 'rb.by_tag', version => '1')");
+    assertThat(rows("CALL paimon.sys.rollback(table => 'rb.by_tag', version => '1')"))
+        .containsExactly("3,2");
     assertThat(snapshotFiles("by_tag")).containsExactly("snapshot-1", "snapshot-2");
     assertThat(tagFiles("by_tag")).containsExactly("tag-1", "tag-first");
 
-    sql("CALL paimon.sys.rollback(table => 'rb.by_tag', tag => 'first')");
+    assertThat(rows("CALL paimon.sys.rollback(table => 'rb.by_tag', tag => 'first')"))
+        .containsExactly("2,1");
     assertThat(snapshotFiles("by_tag")).containsExactly("snapshot-1");
     assertThat(tagFiles("by_tag")).containsExactly("tag-first");
     assertThat(rows("SELECT * FROM rb.by_tag")).isEqualTo(rowsAtOne).containsExactly("1,v1");
@@ -117,7 +120,8 @@ class RollbackIT extends SparkTestBase {
     sql("CALL paimon.sys.expire_snapshots(table => 'rb.expired_tag', retain_max => 1)");
     assertThat(snapshotFiles("expired_tag")).containsExactly("snapshot-4");
 
-    sql("CALL paimon.sys.rollback(table => 'rb.expired_tag', version => 'old')");
+    assertThat(rows("CALL paimon.sys.rollback(table => 'rb.expired_tag', version => 'old')"))
+        .containsExactly("4,1");
     assertThat(snapshotFiles("expired_tag")).containsExactly("snapshot-1");
     assertThat(Files.readString(table("expired_tag").resolve("snapshot/EARLIEST"))).isEqualTo("1");
     assertThat(rows("SELECT * FROM rb.expired_tag")).containsExactly("1,v1");
@@ -141,7 +145,7 @@ class RollbackIT extends SparkTestBase {
             rows(
                 "CALL paimon.sys.rollback_to_timestamp(table => 'rb.by_time', timestamp => %d)",
                 secondCommit))
-        .containsExactly("Rolled back to snapshot 2");
+        .containsExactly("3,2");
     assertThat(snapshotFiles("by_time")).containsExactly("snapshot-1", "snapshot-2");
     assertThat(rows("SELECT * FROM rb.by_time")).isEqualTo(rowsAtTwo);
   }

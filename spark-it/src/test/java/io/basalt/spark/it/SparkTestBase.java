@@ -31,7 +31,7 @@ public abstract class SparkTestBase {
   @BeforeAll
   void startSpark() throws IOException {
     warehouse = Files.createTempDirectory("basalt-it-");
-    spark =
+    SparkSession.Builder builder =
         SparkSession.builder()
             .master("local[2]")
             .appName(getClass().getSimpleName())
@@ -43,9 +43,13 @@ public abstract class SparkTestBase {
             .config("spark.sql.catalog.paimon.warehouse", warehouse.toUri().toString())
             .config("spark.sql.defaultCatalog", "paimon")
             .config(
-                "spark.sql.extensions", "io.basalt.spark.extensions.BasaltSparkSessionExtensions")
-            .getOrCreate();
+                "spark.sql.extensions", "io.basalt.spark.extensions.BasaltSparkSessionExtensions");
+    configure(builder);
+    spark = builder.getOrCreate();
   }
+
+  /** Adds a test class's own session configuration (for example another serializer). */
+  protected void configure(SparkSession.Builder builder) {}
 
   @AfterAll
   void stopSpark() {

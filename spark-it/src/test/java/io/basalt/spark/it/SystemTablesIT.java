@@ -151,6 +151,18 @@ class SystemTablesIT extends SparkTestBase {
         .containsExactly("[],0,0,3,null,null,{id=0, v=1},{id=1, v=a},{id=5, v=c},0,2,0");
     assertThat(rows("SELECT count(*) FROM st.`app$files` WHERE creation_time IS NOT NULL"))
         .containsExactly("1");
+    // Paimon's later columns
+    assertThat(
+            rows(
+                "SELECT deleteRowCount, file_source, first_row_id, write_cols FROM st.`app$files`"))
+        .containsExactly("0,APPEND,null,null");
+    assertThat(
+            rows(
+                "SELECT min_partition_stats, max_partition_stats, min_row_id, max_row_id FROM"
+                    + " st.`app$manifests`"))
+        .containsExactly("[],[],null,null");
+    assertThat(rows("SELECT next_row_id, operation, writer_version FROM st.`app$snapshots`"))
+        .containsExactly("0,null,null");
   }
 
   @Test
@@ -169,21 +181,83 @@ class SystemTablesIT extends SparkTestBase {
         .hasSize(1);
     assertThat(
             rows(
+                // t$partitions names a partition like its directory, t$files lists its values
                 "SELECT p.partition, p.record_count, p.file_count, p.file_size_in_bytes ="
                     + " f.bytes, p.last_update_time IS NOT NULL FROM st.`summary$partitions` p JOIN"
                     + " (SELECT partition, sum(file_size_in_bytes) AS bytes, sum(record_count) AS"
                     + " records, count(*) AS n FROM st.`summary$files` GROUP BY partition) f ON"
-                    + " p.partition = f.partition AND p.record_count = f.records AND p.file_count"
-                    + " = f.n"))
+                    + " p.partition = concat('dt=', substr(f.partition, 2, length(f.partition) -"
+                    + " 2)) AND p.record_count = f.records AND p.file_count = f.n"))
         .hasSize(2)
         .allSatisfy(row -> assertThat(row).endsWith(",true,true"));
     assertThat(
             rows(
-                "SELECT partition, sum(record_count), sum(file_count) FROM st.`summary$buckets`"
-                    + " GROUP BY partition"))
+                "SELECT concat('dt=', substr(partition, 2, length(partition) - 2)),"
+                    + " sum(record_count), sum(file_count) FROM st.`summary$buckets` GROUP BY"
+                    + " partition"))
         .isEqualTo(rows("SELECT partition, record_count, file_count FROM st.`summary$partitions`"));
     assertThat(rows("SELECT DISTINCT bucket FROM st.`summary$buckets` WHERE bucket NOT IN (0, 1)"))
         .isEmpty();
+    // the manifests' partition stats cover partitions a and b
+    assertThat(
+            rows(
+                "SELECT min(min_partition_stats), max(max_partition_stats) FROM"
+                    + " st.`summary$manifests`"))
+        .containsExactly("[a],[b]");
+    // compaction rewrote files (COMPACT); a file it only moved up a level stays APPEND
+    assertThat(
+            rows(
+                "SELECT count(*) = %d, count_if(file_source = 'COMPACT') > 0 FROM"
+                    + " st.`summary$files` WHERE file_source IN ('APPEND', 'COMPACT')",
+                liveFiles))
+        .containsExactly("true,true");
+  }
+
+  @Test
+  void partitionsHaveDirectoryNamesAndPaimonsColumns() {
+    sql(
+        "CREATE TABLE st.hourly (id INT, v STRING, dt STRING, hh STRING) PARTITIONED BY (dt, hh)"
+            + " TBLPROPERTIES ('primary-key' = 'dt,hh,id', 'bucket' = '2',"
+            + " 'deletion-vectors.enabled' = 'true')");
+    sql(
+        "INSERT INTO st.hourly VALUES (1, 'a', '2024-10-09', '01'), (2, 'b', '2024-10-09', '01'),"
+            + " (3, 'c', '2024-10-09', '02')");
+    sql("DELETE FROM st.hourly WHERE id = 1");
+    assertThat(spark.sql("SELECT * FROM st.`hourly$partitions`").schema().fieldNames())
+        .containsExactly(
+            "partition",
+            "record_count",
+            "file_size_in_bytes",
+            "file_count",
+            "last_update_time",
+            "created_at",
+            "created_by",
+            "updated_by",
+            "options",
+            "total_buckets",
+            "done",
+            "deleted_record_count");
+    assertThat(
+            rows(
+                "SELECT partition, created_at, created_by, updated_by, options, total_buckets,"
+                    + " done FROM st.`hourly$partitions`"))
+        .containsExactly(
+            "dt=2024-10-09/hh=01,null,null,null,null,2,false",
+            "dt=2024-10-09/hh=02,null,null,null,null,2,false");
+    // the DELETE on a deletion-vector table marked one row of one partition deleted
+    assertThat(rows("SELECT partition, deleted_record_count FROM st.`hourly$partitions`"))
+        .containsExactly("dt=2024-10-09/hh=01,1", "dt=2024-10-09/hh=02,0");
+    assertThat(rows("SELECT DISTINCT partition FROM st.`hourly$buckets`"))
+        .containsExactly("[2024-10-09, 01]", "[2024-10-09, 02]");
+
+    // a null value shows as the default partition name; an append table has one bucket
+    sql("CREATE TABLE st.nulls (id INT, dt STRING, hh INT) PARTITIONED BY (dt, hh)");
+    sql("INSERT INTO st.nulls VALUES (1, null, 7), (2, 'x', null)");
+    assertThat(
+            rows(
+                "SELECT partition, total_buckets, deleted_record_count FROM st.`nulls$partitions`"))
+        .containsExactly(
+            "dt=__DEFAULT_PARTITION__/hh=7,-1,0", "dt=x/hh=__DEFAULT_PARTITION__,-1,0");
   }
 
   @Test
