@@ -29,8 +29,22 @@ import org.junit.jupiter.api.io.TempDir;
 class SpillingWriteTest {
   @TempDir Path dir;
 
+  /**
+   * Outside Spark, spills go under java.io.tmpdir; this test points it at its own directory so that
+   * spills of other processes on the machine do not change its counts.
+   */
   @Test
   void spillsMergeIntoOneFilePerBucketKeepingTheNewestVersions() throws IOException {
+    String tmp = System.getProperty("java.io.tmpdir");
+    System.setProperty("java.io.tmpdir", Files.createDirectories(dir.resolve("tmp")).toString());
+    try {
+      spillAndMerge();
+    } finally {
+      System.setProperty("java.io.tmpdir", tmp);
+    }
+  }
+
+  private void spillAndMerge() throws IOException {
     StructType type = TestTables.ID_V;
     FileStoreTable table =
         TestTables.create(
