@@ -348,8 +348,8 @@ public final class IncrementalRanges {
     return new BasaltException(
         String.format(
             "Invalid time '%s' in '%s' = '%s' for table %s. Fix: write epoch milliseconds such as"
-                + " '1692169000000', or a local time 'yyyy-MM-dd HH:mm:ss[.SSS]' (read in time"
-                + " zone %s).",
+                + " '1692169000000', or a local time 'yyyy-MM-dd HH:mm:ss[.SSS]', read in the"
+                + " session time zone %s ('spark.sql.session.timeZone').",
             text, ReadOptions.INCREMENTAL_BETWEEN_TIMESTAMP.key(), value, table.name(), zone),
         cause);
   }

@@ -9,7 +9,6 @@ import io.basalt.table.CommitMessage;
 import io.basalt.table.FileStoreTable;
 import io.basalt.testing.TestTables;
 import java.nio.file.Path;
-import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -150,7 +149,8 @@ class IncrementalReadTest {
   }
 
   static List<String> changes(FileStoreTable table) {
-    IncrementalRange range = IncrementalRanges.resolve(table, ZoneOffset.UTC).orElseThrow();
+    IncrementalRange range =
+        IncrementalRanges.resolve(table, java.time.ZoneId.of("UTC")).orElseThrow();
     List<String> rows = new ArrayList<>();
     IncrementalRead read = new IncrementalRead(table, TestTables.ID_V);
     for (IncrementalSplit split : new IncrementalScan(table).plan(range)) {
