@@ -1,5 +1,8 @@
 package io.basalt.spark.read;
 
+import io.basalt.BasaltException;
+import io.basalt.operation.incremental.IncrementalRange;
+import io.basalt.operation.incremental.IncrementalRanges;
 import io.basalt.operation.scan.TableScan;
 import io.basalt.predicate.Predicate;
 import io.basalt.spark.SparkTable;
@@ -12,6 +15,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.function.Consumer;
 import javax.annotation.Nullable;
+import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.connector.expressions.filter.And;
 import org.apache.spark.sql.connector.expressions.filter.Not;
 import org.apache.spark.sql.connector.expressions.filter.Or;
@@ -42,6 +46,7 @@ public final class SparkScanBuilder
   private final List<Predicate> pushed = new ArrayList<>();
   private final List<Predicate> bucketPredicates = new ArrayList<>();
   private int limit = -1;
+  private boolean rowKinds;
   @Nullable private Consumer<SparkScan> rewrite;
   private final List<org.apache.spark.sql.connector.expressions.filter.Predicate> pushedSpark =
       new ArrayList<>();
@@ -50,6 +55,21 @@ public final class SparkScanBuilder
     this.table = table;
     this.tableSchema = SparkTable.sparkSchema(table.schema());
     this.readSchema = tableSchema;
+  }
+
+  /**
+   * Makes the scan a change read with the {@value ChangeRows#ROW_KIND} column in front ({@code
+   * t$audit_log}): the incremental range its options select, or the snapshot as changes.
+   */
+  public SparkScanBuilder withRowKinds() {
+    this.rowKinds = true;
+    this.readSchema = ChangeRows.withRowKind(tableSchema);
+    return this;
+  }
+
+  /** Whether the scan reads changes: with row kinds, or with an incremental read option. */
+  private boolean changeRead() {
+    return rowKinds || IncrementalRanges.requested(table.options());
   }
 
   /**
@@ -63,6 +83,9 @@ public final class SparkScanBuilder
     List<StructField> fields = new ArrayList<>();
     List<StructField> metadata = new ArrayList<>();
     for (StructField field : requiredSchema.fields()) {
+      if (rowKinds && ChangeRows.ROW_KIND.equals(field.name())) {
+        continue; // put first below
+      }
       if (MetadataColumns.isMetadataColumn(tableSchema, field.name())) {
         metadata.add(field);
       } else {
@@ -74,12 +97,18 @@ public final class SparkScanBuilder
       fields = new ArrayList<>(List.of(tableSchema.fields()));
     }
     fields.addAll(metadata);
+    if (rowKinds) {
+      fields.add(0, ChangeRows.ROW_KIND_FIELD);
+    }
     this.readSchema = new StructType(fields.toArray(new StructField[0]));
   }
 
   @Override
   public org.apache.spark.sql.connector.expressions.filter.Predicate[] pushPredicates(
       org.apache.spark.sql.connector.expressions.filter.Predicate[] predicates) {
+    if (changeRead()) {
+      return predicates; // a change read prunes nothing: Spark evaluates every filter
+    }
     Set<String> partitionKeys = new HashSet<>(table.schema().partitionKeys());
     List<org.apache.spark.sql.connector.expressions.filter.Predicate> residual = new ArrayList<>();
     StructType withBucket = tableSchema.add(TableScan.BUCKET_COLUMN, DataTypes.IntegerType, false);
@@ -136,6 +165,9 @@ public final class SparkScanBuilder
 
   @Override
   public Scan build() {
+    if (changeRead()) {
+      return buildChangeScan();
+    }
     if (rewrite != null) {
       SparkScan scan =
           new SparkScan(
@@ -165,6 +197,30 @@ public final class SparkScanBuilder
         parquetFilters.toArray(new Filter[0]),
         limit,
         false);
+  }
+
+  /**
+   * The scan of a change read; resolves the incremental range now, so bad options fail at planning.
+   * Local times in {@code incremental-between-timestamp} are read in the session time zone.
+   */
+  private Scan buildChangeScan() {
+    StructType metadata = new StructType();
+    for (StructField field : readSchema.fields()) {
+      if (MetadataColumns.isMetadataColumn(tableSchema, field.name())) {
+        metadata = metadata.add(field);
+      }
+    }
+    if (metadata.size() > 0) {
+      throw new BasaltException(
+          String.format(
+              "Metadata columns (%s) cannot be read with the changes of table %s. Fix: select"
+                  + " table columns only, or read the table without incremental options.",
+              String.join(", ", metadata.fieldNames()), table.name()));
+    }
+    java.time.ZoneId zone =
+        java.time.ZoneId.of(SparkSession.active().sessionState().conf().sessionLocalTimeZone());
+    Optional<IncrementalRange> range = IncrementalRanges.resolve(table, zone);
+    return new SparkIncrementalScan(table, readSchema, rowKinds, range);
   }
 
   /**

@@ -1,0 +1,141 @@
+package io.basalt.spark.read;
+
+import io.basalt.operation.incremental.IncrementalRange;
+import io.basalt.operation.incremental.IncrementalRead;
+import io.basalt.operation.incremental.IncrementalScan;
+import io.basalt.operation.incremental.IncrementalSplit;
+import io.basalt.table.FileStoreTable;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.OptionalLong;
+import org.apache.spark.sql.connector.read.Batch;
+import org.apache.spark.sql.connector.read.InputPartition;
+import org.apache.spark.sql.connector.read.PartitionReaderFactory;
+import org.apache.spark.sql.connector.read.Scan;
+import org.apache.spark.sql.connector.read.Statistics;
+import org.apache.spark.sql.connector.read.SupportsReportStatistics;
+import org.apache.spark.sql.types.StructType;
+
+/**
+ * A read of changes: the incremental range the read options select ({@code incremental-between} and
+ * friends), or, for {@code t$audit_log} without a range, the snapshot read as changes (each key's
+ * merged row with its kind). One input partition per {@link IncrementalSplit}. Rows stream from the
+ * engine; filters are all left to Spark.
+ */
+final class SparkIncrementalScan implements Scan, Batch, SupportsReportStatistics {
+  private final FileStoreTable table;
+  private final StructType readSchema;
+  private final StructType dataSchema;
+  private final boolean rowKinds;
+  private final Optional<IncrementalRange> range;
+  private List<IncrementalSplit> splits;
+
+  /**
+   * @param readSchema the columns to produce: the row kind first when {@code rowKinds}, then table
+   *     columns
+   * @param range the range to read, or empty to read the current snapshot as changes
+   */
+  SparkIncrementalScan(
+      FileStoreTable table,
+      StructType readSchema,
+      boolean rowKinds,
+      Optional<IncrementalRange> range) {
+    this.table = table;
+    this.readSchema = readSchema;
+    this.rowKinds = rowKinds;
+    this.range = range;
+    StructType data = new StructType();
+    for (int i = rowKinds ? 1 : 0; i < readSchema.size(); i++) {
+      data = data.add(readSchema.fields()[i]);
+    }
+    this.dataSchema = data;
+  }
+
+  private List<IncrementalSplit> splits() {
+    if (splits == null) {
+      IncrementalScan scan = new IncrementalScan(table);
+      splits =
+          range.isPresent()
+              ? scan.plan(range.get())
+              : scan.planSnapshot(table.timeTravelSnapshot().or(() -> table.latestSnapshot()));
+    }
+    return splits;
+  }
+
+  @Override
+  public StructType readSchema() {
+    return readSchema;
+  }
+
+  @Override
+  public Batch toBatch() {
+    return this;
+  }
+
+  @Override
+  public InputPartition[] planInputPartitions() {
+    return splits().stream().map(IncrementalInputPartition::new).toArray(InputPartition[]::new);
+  }
+
+  @Override
+  public PartitionReaderFactory createReaderFactory() {
+    return new IncrementalReaderFactory(new IncrementalRead(table, dataSchema), rowKinds);
+  }
+
+  @Override
+  public Statistics estimateStatistics() {
+    long rows = 0;
+    long bytes = 0;
+    for (IncrementalSplit split : splits()) {
+      rows += split.rowCount();
+      bytes += split.sizeInBytes();
+    }
+    long rowCount = rows;
+    long size = bytes;
+    return new Statistics() {
+      @Override
+      public OptionalLong sizeInBytes() {
+        return OptionalLong.of(size);
+      }
+
+      @Override
+      public OptionalLong numRows() {
+        return OptionalLong.of(rowCount);
+      }
+    };
+  }
+
+  @Override
+  public String description() {
+    return String.format(
+        "BasaltChangeScan(%s, columns=[%s], %s, splits=%s)",
+        table.name(),
+        String.join(", ", readSchema.fieldNames()),
+        range
+            .map(
+                r ->
+                    r.mode().name().toLowerCase(java.util.Locale.ROOT)
+                        + " after snapshot "
+                        + r.startId()
+                        + " up to "
+                        + (r.end() == null ? "none" : r.end().id()))
+            .orElse("snapshot as changes"),
+        splits().size());
+  }
+
+  @Override
+  public boolean equals(Object o) {
+    return o instanceof SparkIncrementalScan other
+        && table.name().equals(other.table.name())
+        && table.paths().toString().equals(other.table.paths().toString())
+        && readSchema.equals(other.readSchema)
+        && rowKinds == other.rowKinds
+        && range.equals(other.range);
+  }
+
+  @Override
+  public int hashCode() {
+    return Objects.hash(table.name(), readSchema, rowKinds);
+  }
+}
