@@ -1,5 +1,6 @@
 package io.basalt.spark.extensions;
 
+import io.basalt.spark.extensions.functions.IncrementalTableFunctions;
 import io.basalt.spark.extensions.rules.KeyColumnUpdateCheck;
 import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.SparkSessionExtensions;
@@ -13,8 +14,8 @@ import scala.runtime.BoxedUnit;
  * spark.sql.extensions=io.basalt.spark.extensions.BasaltSparkSessionExtensions}. Spark 4.1 routes
  * everything Basalt needs so far (catalog, {@code CALL}, time travel, row-level operations)
  * natively; this adds the analysis check that rejects UPDATE and MERGE INTO assignments to key
- * columns ({@link KeyColumnUpdateCheck}). Table-valued functions and optimizer rules are injected
- * here as they arrive.
+ * columns ({@link KeyColumnUpdateCheck}) and the incremental table-valued functions ({@link
+ * IncrementalTableFunctions}). Optimizer rules are injected here as they arrive.
  */
 public class BasaltSparkSessionExtensions
     extends AbstractFunction1<SparkSessionExtensions, BoxedUnit> {
@@ -28,6 +29,7 @@ public class BasaltSparkSessionExtensions
             return new KeyColumnUpdateCheck();
           }
         });
+    IncrementalTableFunctions.register(extensions);
     return BoxedUnit.UNIT;
   }
 }
