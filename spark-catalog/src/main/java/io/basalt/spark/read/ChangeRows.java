@@ -44,4 +44,22 @@ public final class ChangeRows {
     System.arraycopy(columns.fields(), 0, fields, 1, columns.size());
     return new StructType(fields);
   }
+
+  /**
+   * {@code columns} as {@code t$binlog} columns: the row kind, then an array of each column's type.
+   */
+  public static StructType binlogSchema(StructType columns) {
+    StructField[] fields = new StructField[columns.size() + 1];
+    fields[0] = ROW_KIND_FIELD;
+    for (int i = 0; i < columns.size(); i++) {
+      StructField column = columns.fields()[i];
+      fields[i + 1] =
+          new StructField(
+              column.name(),
+              new org.apache.spark.sql.types.ArrayType(column.dataType(), true),
+              true,
+              column.metadata());
+    }
+    return new StructType(fields);
+  }
 }

@@ -28,28 +28,33 @@ final class SparkIncrementalScan implements Scan, Batch, SupportsReportStatistic
   private final StructType readSchema;
   private final StructType dataSchema;
   private final boolean rowKinds;
+  private final boolean binlog;
   private final Optional<IncrementalRange> range;
   private List<IncrementalSplit> splits;
 
   /**
    * @param readSchema the columns to produce: the row kind first when {@code rowKinds}, then table
    *     columns
+   * @param binlog whether to produce {@code t$binlog} rows (see {@link BinlogRows}); needs {@code
+   *     rowKinds}
    * @param range the range to read, or empty to read the current snapshot as changes
    */
   SparkIncrementalScan(
       FileStoreTable table,
       StructType readSchema,
       boolean rowKinds,
+      boolean binlog,
       Optional<IncrementalRange> range) {
     this.table = table;
-    this.readSchema = readSchema;
     this.rowKinds = rowKinds;
+    this.binlog = binlog;
     this.range = range;
     StructType data = new StructType();
     for (int i = rowKinds ? 1 : 0; i < readSchema.size(); i++) {
       data = data.add(readSchema.fields()[i]);
     }
     this.dataSchema = data;
+    this.readSchema = binlog ? ChangeRows.binlogSchema(data) : readSchema;
   }
 
   private List<IncrementalSplit> splits() {
@@ -80,7 +85,8 @@ final class SparkIncrementalScan implements Scan, Batch, SupportsReportStatistic
 
   @Override
   public PartitionReaderFactory createReaderFactory() {
-    return new IncrementalReaderFactory(new IncrementalRead(table, dataSchema), rowKinds);
+    return new IncrementalReaderFactory(
+        new IncrementalRead(table, dataSchema), rowKinds, binlog ? dataSchema : null);
   }
 
   @Override
@@ -131,6 +137,7 @@ final class SparkIncrementalScan implements Scan, Batch, SupportsReportStatistic
         && table.paths().toString().equals(other.table.paths().toString())
         && readSchema.equals(other.readSchema)
         && rowKinds == other.rowKinds
+        && binlog == other.binlog
         && range.equals(other.range);
   }
 

@@ -47,6 +47,7 @@ public final class SparkScanBuilder
   private final List<Predicate> bucketPredicates = new ArrayList<>();
   private int limit = -1;
   private boolean rowKinds;
+  private boolean binlog;
   @Nullable private Consumer<SparkScan> rewrite;
   private final List<org.apache.spark.sql.connector.expressions.filter.Predicate> pushedSpark =
       new ArrayList<>();
@@ -65,6 +66,15 @@ public final class SparkScanBuilder
     this.rowKinds = true;
     this.readSchema = ChangeRows.withRowKind(tableSchema);
     return this;
+  }
+
+  /**
+   * Makes the scan a change read producing {@code t$binlog} rows: the row kind, then each column as
+   * an array of its value, or of its values before and after an update.
+   */
+  public SparkScanBuilder withBinlog() {
+    this.binlog = true;
+    return withRowKinds();
   }
 
   /** Whether the scan reads changes: with row kinds, or with an incremental read option. */
@@ -220,7 +230,7 @@ public final class SparkScanBuilder
     java.time.ZoneId zone =
         java.time.ZoneId.of(SparkSession.active().sessionState().conf().sessionLocalTimeZone());
     Optional<IncrementalRange> range = IncrementalRanges.resolve(table, zone);
-    return new SparkIncrementalScan(table, readSchema, rowKinds, range);
+    return new SparkIncrementalScan(table, readSchema, rowKinds, binlog, range);
   }
 
   /**

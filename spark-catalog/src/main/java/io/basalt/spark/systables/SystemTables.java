@@ -26,6 +26,7 @@ public final class SystemTables {
     TABLES.put("buckets", BucketsTable::new);
     TABLES.put("branches", BranchesTable::new);
     TABLES.put(AuditLogTable.NAME, AuditLogTable::new);
+    TABLES.put(BinlogTable.NAME, BinlogTable::new);
   }
 
   /** The system tables that read one snapshot's files, and so can time travel. */

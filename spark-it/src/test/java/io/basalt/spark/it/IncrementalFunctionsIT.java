@@ -50,6 +50,21 @@ class IncrementalFunctionsIT extends SparkTestBase {
   }
 
   @Test
+  void binlogPairsUpdates() {
+    String columns =
+        "rowkind, concat_ws('|', transform(id, x -> cast(x AS STRING))), concat_ws('|', v)";
+    assertThat(
+            rows(
+                "SELECT %s FROM paimon_incremental_query('fn.`t$binlog`', 'TAG1', 'TAG3')",
+                columns))
+        .containsExactly("+U,1|1,a|a2", "-D,2,b");
+    assertThat(rows("SELECT %s FROM paimon_incremental_query('fn.`t$binlog`', 2, 4)", columns))
+        .containsExactly("+I,4,d", "-D,2,b");
+    assertThat(spark.table("fn.`t$binlog`").schema().simpleString())
+        .isEqualTo("struct<rowkind:string,id:array<int>,v:array<string>>");
+  }
+
+  @Test
   void tableArgumentForms() {
     assertThat(rows("SELECT * FROM paimon_incremental_query('paimon.fn.t', 3, 4)"))
         .containsExactly("4,d");

@@ -6,6 +6,7 @@ import io.basalt.spark.SparkCatalog;
 import io.basalt.spark.SparkTable;
 import io.basalt.spark.extensions.ScalaInterop;
 import io.basalt.spark.systables.AuditLogTable;
+import io.basalt.spark.systables.BinlogTable;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -40,7 +41,8 @@ import scala.collection.immutable.Seq;
  * </ul>
  *
  * The table may be {@code t}, {@code db.t}, {@code catalog.db.t}, a branch {@code t$branch_b}, or
- * {@code t$audit_log} (then the rows carry their kinds). Arguments must be constants.
+ * {@code t$audit_log} / {@code t$binlog} (then the rows carry their kinds). Arguments must be
+ * constants.
  */
 public final class IncrementalTableFunctions {
   private IncrementalTableFunctions() {}
@@ -186,11 +188,13 @@ public final class IncrementalTableFunctions {
               catalog.name()),
           e);
     }
-    if (!(table instanceof SparkTable) && !(table instanceof AuditLogTable)) {
+    if (!(table instanceof SparkTable)
+        && !(table instanceof AuditLogTable)
+        && !(table instanceof BinlogTable)) {
       throw new BasaltException(
           String.format(
               "%s cannot read '%s': it is a system table without changes. Fix: name the table"
-                  + " itself, a branch (t$branch_b) or its audit log (t$audit_log).",
+                  + " itself, a branch (t$branch_b), t$audit_log or t$binlog.",
               definition.name(), tableName));
     }
   }
