@@ -240,4 +240,58 @@ class IncrementalRangesTest {
     expected.sort(null);
     assertThat(changes(table, "1,2", "diff")).isEqualTo(expected);
   }
+
+  @Test
+  void autoOnAChangelogProducerTableAsksForAnExplicitMode() {
+    FileStoreTable table = threeSnapshots("changelog");
+    assertFails(
+        with(table, "incremental-between", "1,3", "changelog-producer", "input"),
+        "'incremental-between-scan-mode' = 'auto' on a table with 'changelog-producer' = 'input'",
+        "does not support yet",
+        "'delta'");
+    assertThat(
+            changes(
+                with(
+                    table,
+                    "incremental-between",
+                    "1,3",
+                    "changelog-producer",
+                    "input",
+                    "incremental-between-scan-mode",
+                    "diff")))
+        .containsExactly("+I,3,c", "+U,1,a2", "-D,2,b", "-U,1,a");
+  }
+
+  @Test
+  void appendTables() {
+    FileStoreTable table =
+        TestTables.create(dir.resolve("append"), false, List.of(), Map.of("bucket", "-1"));
+    TestTables.upsert(table, Map.of(1L, "a", 2L, "b"));
+    TestTables.upsert(table, Map.of(3L, "c"));
+    TestTables.upsert(table, Map.of(4L, "d"));
+    assertThat(changes(table, "1,3", "delta")).containsExactly("+I,3,c", "+I,4,d");
+    assertThat(changes(table, "1,3", "diff")).containsExactly("+I,3,c", "+I,4,d");
+    // a rewrite replaces a whole file: its old rows are deleted, its new rows inserted
+    List<io.basalt.table.DataSplit> splits = table.newScan().plan().splits();
+    io.basalt.manifest.DataFileMeta first =
+        splits.get(0).files().stream().filter(f -> f.rowCount() == 2).findFirst().orElseThrow();
+    TableWrite rewrite = table.newWrite(TestTables.latestId(table), false);
+    rewrite.write(row(1, "a"));
+    List<io.basalt.table.CommitMessage> messages = rewrite.prepareCommit();
+    table
+        .newCommit("rewrite")
+        .replaceFiles(
+            List.of(
+                new io.basalt.manifest.ManifestEntry(
+                    io.basalt.manifest.FileKind.DELETE,
+                    splits.get(0).partition(),
+                    splits.get(0).bucket(),
+                    splits.get(0).totalBuckets(),
+                    first)),
+            messages,
+            Long.MAX_VALUE);
+    assertThat(changes(table, "3,4", "diff")).containsExactly("+I,1,a", "-D,1,a", "-D,2,b");
+    // a delta reads APPEND snapshots only: the rewrite (OVERWRITE) adds nothing
+    assertThat(changes(table, "3,4", "delta")).isEmpty();
+  }
 }
