@@ -112,38 +112,72 @@ class IncrementalReadIT extends SparkTestBase {
     assertThat(read("history", "incremental-between", "3,4")).containsExactly("3,c2,30", "4,d,4");
   }
 
+  private List<String> auditLog(String table, String start, String end, String mode) {
+    spark.conf().set("spark.paimon.incremental-between-scan-mode", mode);
+    try {
+      return rows(
+          "SELECT * FROM paimon_incremental_query('inc.`%s$audit_log`', %s, %s)",
+          table, start, end);
+    } finally {
+      spark.conf().unset("spark.paimon.incremental-between-scan-mode");
+    }
+  }
+
   @Test
-  void partialUpdateAggregationAndFirstRow() {
+  void partialUpdate() {
     sql(
         "CREATE TABLE inc.pu (id INT, a STRING, b STRING) TBLPROPERTIES ('primary-key' = 'id',"
-            + " 'bucket' = '1', 'merge-engine' = 'partial-update', 'write-only' = 'true')");
-    sql("INSERT INTO inc.pu VALUES (1, 'a1', NULL), (2, 'a2', 'b2')");
+            + " 'bucket' = '1', 'merge-engine' = 'partial-update',"
+            + " 'partial-update.remove-record-on-delete' = 'true', 'write-only' = 'true')");
+    sql("INSERT INTO inc.pu VALUES (1, 'a1', NULL), (2, 'a2', 'b2'), (3, 'a3', 'b3')");
     sql("INSERT INTO inc.pu VALUES (1, NULL, 'b1')");
     sql("INSERT INTO inc.pu VALUES (2, 'a2x', NULL)");
+    sql("DELETE FROM inc.pu WHERE id = 3");
     // delta merges only the range's files: the fields its rows set
-    assertThat(read("pu", "incremental-between", "1,3")).containsExactly("1,null,b1", "2,a2x,null");
+    assertThat(read("pu", "incremental-between", "1,4")).containsExactly("1,null,b1", "2,a2x,null");
+    assertThat(auditLog("pu", "1", "4", "delta"))
+        .containsExactly("+I,1,null,b1", "+I,2,a2x,null", "-D,3,a3,b3");
     // diff compares the merged rows of both ends
-    assertThat(read("pu", "incremental-between", "1,3", "incremental-between-scan-mode", "diff"))
+    assertThat(read("pu", "incremental-between", "1,4", "incremental-between-scan-mode", "diff"))
         .containsExactly("1,a1,b1", "2,a2x,b2");
+    assertThat(auditLog("pu", "1", "4", "diff"))
+        .containsExactly("+U,1,a1,b1", "+U,2,a2x,b2", "-D,3,a3,b3", "-U,1,a1,null", "-U,2,a2,b2");
+  }
 
+  @Test
+  void aggregation() {
     sql(
         "CREATE TABLE inc.agg (id INT, total BIGINT) TBLPROPERTIES ('primary-key' = 'id',"
             + " 'bucket' = '1', 'merge-engine' = 'aggregation', 'fields.total.aggregate-function' ="
-            + " 'sum', 'write-only' = 'true')");
-    sql("INSERT INTO inc.agg VALUES (1, 10), (2, 5)");
+            + " 'sum', 'aggregation.remove-record-on-delete' = 'true', 'write-only' = 'true')");
+    sql("INSERT INTO inc.agg VALUES (1, 10), (2, 5), (4, 1)");
     sql("INSERT INTO inc.agg VALUES (1, 1)");
     sql("INSERT INTO inc.agg VALUES (1, 2), (3, 7)");
-    assertThat(read("agg", "incremental-between", "1,3")).containsExactly("1,3", "3,7");
-    assertThat(read("agg", "incremental-between", "1,3", "incremental-between-scan-mode", "diff"))
+    sql("DELETE FROM inc.agg WHERE id = 4");
+    // delta: the sum of the range's values only; diff: the totals at both ends
+    assertThat(read("agg", "incremental-between", "1,4")).containsExactly("1,3", "3,7");
+    assertThat(read("agg", "incremental-between", "1,4", "incremental-between-scan-mode", "diff"))
         .containsExactly("1,13", "3,7");
+    assertThat(auditLog("agg", "1", "4", "diff"))
+        .containsExactly("+I,3,7", "+U,1,13", "-D,4,1", "-U,1,10");
+    assertThat(auditLog("agg", "3", "4", "delta")).containsExactly("-D,4,1");
+  }
 
+  @Test
+  void firstRow() {
     sql(
         "CREATE TABLE inc.first (id INT, v STRING) TBLPROPERTIES ('primary-key' = 'id',"
             + " 'bucket' = '1', 'merge-engine' = 'first-row', 'write-only' = 'true')");
     sql("INSERT INTO inc.first VALUES (1, 'a')");
     sql("INSERT INTO inc.first VALUES (1, 'ignored'), (2, 'b')");
-    assertThat(read("first", "incremental-between", "1,2", "incremental-between-scan-mode", "diff"))
-        .containsExactly("2,b");
+    sql("INSERT INTO inc.first VALUES (2, 'ignored too'), (3, 'c')");
+    // diff shows what the table shows: key 1 keeps its first row
+    assertThat(read("first", "incremental-between", "1,3", "incremental-between-scan-mode", "diff"))
+        .containsExactly("2,b", "3,c");
+    assertThat(auditLog("first", "1", "3", "diff")).containsExactly("+I,2,b", "+I,3,c");
+    // delta merges the range's files alone: the first row each key got in the range
+    assertThat(read("first", "incremental-between", "2,3")).containsExactly("2,ignored too", "3,c");
+    assertThat(read("first", "incremental-between", "0,2")).containsExactly("1,a", "2,b");
   }
 
   @Test
