@@ -42,8 +42,8 @@ public final class ReadOptions {
           .stringType()
           .description(
               "Time travel: read the latest snapshot committed at or before this local time,"
-                  + " 'yyyy-MM-dd HH:mm:ss[.SSS]' in the JVM's default time zone (as Paimon reads"
-                  + " it).");
+                  + " 'yyyy-MM-dd HH:mm:ss[.SSS]' in the Spark session time zone"
+                  + " ('spark.sql.session.timeZone').");
 
   public static final ConfigOption<Long> SCAN_WATERMARK =
       ConfigOption.key("scan.watermark")

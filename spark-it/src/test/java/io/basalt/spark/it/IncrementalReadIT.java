@@ -181,6 +181,36 @@ class IncrementalReadIT extends SparkTestBase {
   }
 
   @Test
+  void localTimesFollowTheSessionTimeZone() {
+    history("zoned", "");
+    String zone =
+        java.time.ZoneId.systemDefault().getId().equals("Pacific/Kiritimati")
+            ? "America/Adak"
+            : "Pacific/Kiritimati";
+    var snapshots =
+        new io.basalt.snapshot.SnapshotManager(
+            io.basalt.fs.FileIO.local(),
+            new io.basalt.fs.TablePaths(
+                new org.apache.hadoop.fs.Path(tablePath("inc", "zoned").toUri())));
+    java.time.format.DateTimeFormatter format =
+        java.time.format.DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss.SSS")
+            .withZone(java.time.ZoneId.of(zone));
+    String second =
+        format.format(java.time.Instant.ofEpochMilli(snapshots.snapshot(2).timeMillis()));
+    String fourth =
+        format.format(java.time.Instant.ofEpochMilli(snapshots.snapshot(4).timeMillis()));
+    spark.conf().set("spark.sql.session.timeZone", zone);
+    try {
+      assertThat(read("zoned", "scan.timestamp", second))
+          .containsExactly("1,a2,10", "2,b,2", "3,c,3");
+      assertThat(read("zoned", "incremental-between-timestamp", second + "," + fourth))
+          .containsExactly("3,c2,30", "4,d,4");
+    } finally {
+      spark.conf().unset("spark.sql.session.timeZone");
+    }
+  }
+
+  @Test
   void badInputAsUsersSeeIt() {
     history("bad", "");
     assertThatThrownBy(() -> read("bad", "incremental-between", "4,1"))
