@@ -48,6 +48,7 @@ public final class SparkScanBuilder
   private int limit = -1;
   private boolean rowKinds;
   private boolean binlog;
+  private boolean rowLevelOperation;
   @Nullable private Consumer<SparkScan> rewrite;
   private final List<org.apache.spark.sql.connector.expressions.filter.Predicate> pushedSpark =
       new ArrayList<>();
@@ -170,11 +171,37 @@ public final class SparkScanBuilder
    */
   public SparkScanBuilder forRewrite(Consumer<SparkScan> built) {
     this.rewrite = built;
+    return forRowLevelOperation();
+  }
+
+  /**
+   * Makes this the scan of a row-level operation (DELETE, UPDATE, MERGE INTO), which must see the
+   * whole table: incremental read options on its target are refused.
+   */
+  public SparkScanBuilder forRowLevelOperation() {
+    this.rowLevelOperation = true;
     return this;
   }
 
   @Override
   public Scan build() {
+    if (rowLevelOperation && changeRead()) {
+      List<String> set = new ArrayList<>();
+      for (io.basalt.options.ConfigOption<?> option :
+          io.basalt.options.ReadOptions.INCREMENTAL_OPTIONS) {
+        table
+            .options()
+            .raw(option.key())
+            .ifPresent(value -> set.add("'" + option.key() + "' = '" + value + "'"));
+      }
+      throw new BasaltException(
+          String.format(
+              "Cannot change rows of table %s while the incremental read option %s is set for"
+                  + " it: DELETE, UPDATE and MERGE INTO must read the whole table. Fix: RESET the"
+                  + " spark.paimon.* session conf that sets it, or scope it to other tables"
+                  + " (spark.paimon.<catalog>.<db>.<table>.<key>).",
+              table.name(), String.join(" and ", set)));
+    }
     if (changeRead()) {
       return buildChangeScan();
     }

@@ -226,6 +226,17 @@ class IncrementalReadIT extends SparkTestBase {
     assertThatThrownBy(() -> sql("SELECT * FROM inc.bad VERSION AS OF 1"))
         .hasMessageContaining("cannot be combined with time travel")
         .hasMessageContaining("'scan.snapshot-id' = '1'");
+    // a row-level operation must read the whole table
+    assertThatThrownBy(() -> sql("UPDATE inc.bad SET v = 'x' WHERE id = 1"))
+        .hasMessageContaining("Cannot change rows of table inc.bad")
+        .hasMessageContaining("'incremental-between' = '1,2'")
+        .hasMessageContaining("RESET");
+    assertThatThrownBy(() -> sql("DELETE FROM inc.bad WHERE v = 'a'"))
+        .hasMessageContaining("Cannot change rows of table inc.bad");
+    sql("CREATE TABLE inc.bad_append (id INT, v STRING)");
+    sql("INSERT INTO inc.bad_append VALUES (1, 'a')");
+    assertThatThrownBy(() -> sql("DELETE FROM inc.bad_append WHERE v = 'a'"))
+        .hasMessageContaining("Cannot change rows of table inc.bad_append");
     assertThatThrownBy(() -> sql("SELECT __paimon_bucket FROM inc.bad"))
         .hasMessageContaining("Metadata columns (__paimon_bucket) cannot be read with the changes");
   }
