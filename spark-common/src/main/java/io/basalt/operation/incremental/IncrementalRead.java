@@ -27,6 +27,9 @@ import org.apache.spark.sql.types.StructType;
 public final class IncrementalRead implements Serializable {
   private static final long serialVersionUID = 1L;
 
+  /** Row kinds by their stored byte; {@code RowKind.values()} would copy the array per row. */
+  private static final RowKind[] KINDS = RowKind.values();
+
   private final FileStoreTable table;
   private final StructType readType;
 
@@ -77,7 +80,7 @@ public final class IncrementalRead implements Serializable {
       @Override
       public InternalRow next() {
         InternalRow row = merged.next();
-        kind = RowKind.values()[row.getByte(kindIndex)];
+        kind = KINDS[row.getByte(kindIndex)];
         return view.replace(row);
       }
 
