@@ -4,11 +4,13 @@ import io.basalt.operation.incremental.IncrementalRange;
 import io.basalt.operation.incremental.IncrementalRead;
 import io.basalt.operation.incremental.IncrementalScan;
 import io.basalt.operation.incremental.IncrementalSplit;
+import io.basalt.predicate.Predicate;
 import io.basalt.table.FileStoreTable;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalLong;
+import javax.annotation.Nullable;
 import org.apache.spark.sql.connector.read.Batch;
 import org.apache.spark.sql.connector.read.InputPartition;
 import org.apache.spark.sql.connector.read.PartitionReaderFactory;
@@ -21,7 +23,7 @@ import org.apache.spark.sql.types.StructType;
  * A read of changes: the incremental range the read options select ({@code incremental-between} and
  * friends), or, for {@code t$audit_log} without a range, the snapshot read as changes (each key's
  * merged row with its kind). One input partition per {@link IncrementalSplit}. Rows stream from the
- * engine; filters are all left to Spark.
+ * engine; filters on partition columns prune partitions, and Spark evaluates every filter.
  */
 final class SparkIncrementalScan implements Scan, Batch, SupportsReportStatistics {
   private final FileStoreTable table;
@@ -30,6 +32,7 @@ final class SparkIncrementalScan implements Scan, Batch, SupportsReportStatistic
   private final boolean rowKinds;
   private final boolean binlog;
   private final Optional<IncrementalRange> range;
+  @Nullable private final Predicate partitionFilter;
   private List<IncrementalSplit> splits;
 
   /**
@@ -38,14 +41,17 @@ final class SparkIncrementalScan implements Scan, Batch, SupportsReportStatistic
    * @param binlog whether to produce {@code t$binlog} rows (see {@link BinlogRows}); needs {@code
    *     rowKinds}
    * @param range the range to read, or empty to read the current snapshot as changes
+   * @param partitionFilter the pushed filters on partition columns, for pruning partitions
    */
   SparkIncrementalScan(
       FileStoreTable table,
       StructType readSchema,
       boolean rowKinds,
       boolean binlog,
-      Optional<IncrementalRange> range) {
+      Optional<IncrementalRange> range,
+      @Nullable Predicate partitionFilter) {
     this.table = table;
+    this.partitionFilter = partitionFilter;
     this.rowKinds = rowKinds;
     this.binlog = binlog;
     this.range = range;
@@ -59,7 +65,7 @@ final class SparkIncrementalScan implements Scan, Batch, SupportsReportStatistic
 
   private List<IncrementalSplit> splits() {
     if (splits == null) {
-      IncrementalScan scan = new IncrementalScan(table);
+      IncrementalScan scan = new IncrementalScan(table).withPartitionFilter(partitionFilter);
       splits =
           range.isPresent()
               ? scan.plan(range.get())
@@ -115,9 +121,10 @@ final class SparkIncrementalScan implements Scan, Batch, SupportsReportStatistic
   @Override
   public String description() {
     return String.format(
-        "BasaltChangeScan(%s, columns=[%s], %s, splits=%s)",
+        "BasaltChangeScan(%s, columns=[%s], partitions=[%s], %s, splits=%s)",
         table.name(),
         String.join(", ", readSchema.fieldNames()),
+        partitionFilter == null ? "all" : partitionFilter,
         range
             .map(
                 r ->
@@ -138,6 +145,7 @@ final class SparkIncrementalScan implements Scan, Batch, SupportsReportStatistic
         && readSchema.equals(other.readSchema)
         && rowKinds == other.rowKinds
         && binlog == other.binlog
+        && String.valueOf(partitionFilter).equals(String.valueOf(other.partitionFilter))
         && range.equals(other.range);
   }
 

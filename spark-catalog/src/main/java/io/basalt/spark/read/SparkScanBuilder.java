@@ -118,7 +118,16 @@ public final class SparkScanBuilder
   public org.apache.spark.sql.connector.expressions.filter.Predicate[] pushPredicates(
       org.apache.spark.sql.connector.expressions.filter.Predicate[] predicates) {
     if (changeRead()) {
-      return predicates; // a change read prunes nothing: Spark evaluates every filter
+      // a change read prunes partitions only, and Spark still evaluates every filter
+      for (org.apache.spark.sql.connector.expressions.filter.Predicate predicate : predicates) {
+        Optional<Predicate> converted = SparkPredicates.convert(predicate, tableSchema);
+        if (converted.isPresent()
+            && !table.schema().partitionKeys().isEmpty()
+            && table.schema().partitionKeys().containsAll(converted.get().columns())) {
+          pushed.add(converted.get());
+        }
+      }
+      return predicates;
     }
     Set<String> partitionKeys = new HashSet<>(table.schema().partitionKeys());
     List<org.apache.spark.sql.connector.expressions.filter.Predicate> residual = new ArrayList<>();
@@ -257,7 +266,8 @@ public final class SparkScanBuilder
     java.time.ZoneId zone =
         java.time.ZoneId.of(SparkSession.active().sessionState().conf().sessionLocalTimeZone());
     Optional<IncrementalRange> range = IncrementalRanges.resolve(table, zone);
-    return new SparkIncrementalScan(table, readSchema, rowKinds, binlog, range);
+    return new SparkIncrementalScan(
+        table, readSchema, rowKinds, binlog, range, Predicate.and(pushed));
   }
 
   /**

@@ -6,6 +6,7 @@ import io.basalt.manifest.FileKind;
 import io.basalt.manifest.ManifestEntry;
 import io.basalt.manifest.ManifestFileMeta;
 import io.basalt.manifest.ManifestFiles;
+import io.basalt.predicate.Predicate;
 import io.basalt.snapshot.CommitKind;
 import io.basalt.snapshot.Snapshot;
 import io.basalt.snapshot.SnapshotManager;
@@ -20,6 +21,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
+import javax.annotation.Nullable;
 
 /**
  * Plans an incremental read into {@link IncrementalSplit}s. Planning holds file metadata only: a
@@ -27,9 +29,24 @@ import java.util.TreeMap;
  */
 public final class IncrementalScan {
   private final FileStoreTable table;
+  @Nullable private Predicate partitionFilter;
 
   public IncrementalScan(FileStoreTable table) {
     this.table = table;
+  }
+
+  /**
+   * Reads only the partitions whose values satisfy {@code predicate}, a predicate over partition
+   * columns only; returns this.
+   */
+  public IncrementalScan withPartitionFilter(@Nullable Predicate predicate) {
+    this.partitionFilter = predicate;
+    return this;
+  }
+
+  /** A snapshot scan pruned to the partitions of {@link #withPartitionFilter}. */
+  private List<DataSplit> splitsOf(Snapshot snapshot) {
+    return table.newScan().withSnapshot(snapshot).withFilter(partitionFilter).plan().splits();
   }
 
   /** The splits of {@code range}. */
@@ -51,7 +68,7 @@ public final class IncrementalScan {
       return List.of();
     }
     List<IncrementalSplit> splits = new ArrayList<>();
-    for (DataSplit split : table.newScan().withSnapshot(snapshot.get()).plan().splits()) {
+    for (DataSplit split : splitsOf(snapshot.get())) {
       splits.add(
           new IncrementalSplit(
               split.partition(), split.bucket(), List.of(), List.of(split), false));
@@ -65,6 +82,10 @@ public final class IncrementalScan {
     ManifestFiles manifests = table.manifestFiles();
     Map<List<Object>, List<DataFileMeta>> files = new LinkedHashMap<>();
     Map<List<Object>, ManifestEntry> firstEntry = new LinkedHashMap<>();
+    PartitionFilter partitions =
+        partitionFilter == null
+            ? null
+            : new PartitionFilter(partitionFilter, table.partitionType());
     for (long id = startId + 1; id <= end.id(); id++) {
       Snapshot snapshot = id == end.id() ? end : snapshots.snapshot(id);
       // compactions and overwrites rewrite data that earlier snapshots added: no new changes
@@ -75,7 +96,8 @@ public final class IncrementalScan {
         try (CloseableIterator<ManifestEntry> it = manifests.readManifest(meta.fileName())) {
           while (it.hasNext()) {
             ManifestEntry entry = it.next();
-            if (entry.kind() != FileKind.ADD) {
+            if (entry.kind() != FileKind.ADD
+                || (partitions != null && !partitions.matches(entry.partition()))) {
               continue;
             }
             List<Object> key = List.of(entry.partition(), entry.bucket());
@@ -111,9 +133,8 @@ public final class IncrementalScan {
    */
   private List<IncrementalSplit> diff(Snapshot start, Snapshot end) {
     Map<BinaryRow, List<DataSplit>> before =
-        start == null ? Map.of() : byPartition(table.newScan().withSnapshot(start).plan().splits());
-    Map<BinaryRow, List<DataSplit>> after =
-        byPartition(table.newScan().withSnapshot(end).plan().splits());
+        start == null ? Map.of() : byPartition(splitsOf(start));
+    Map<BinaryRow, List<DataSplit>> after = byPartition(splitsOf(end));
     Set<BinaryRow> partitions = new LinkedHashSet<>(before.keySet());
     partitions.addAll(after.keySet());
     List<IncrementalSplit> splits = new ArrayList<>();

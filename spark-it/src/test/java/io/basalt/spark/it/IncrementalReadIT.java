@@ -181,6 +181,33 @@ class IncrementalReadIT extends SparkTestBase {
   }
 
   @Test
+  void partitionFiltersPrunePartitions() {
+    sql(
+        "CREATE TABLE inc.parts (id INT, v STRING, p STRING) PARTITIONED BY (p) TBLPROPERTIES"
+            + " ('primary-key' = 'id,p', 'bucket' = '1', 'write-only' = 'true')");
+    sql("INSERT INTO inc.parts VALUES (1, 'a', 'x'), (1, 'a', 'y')");
+    sql("INSERT INTO inc.parts VALUES (1, 'b', 'x'), (2, 'c', 'y')");
+    for (String mode : List.of("delta", "diff")) {
+      var df =
+          spark
+              .read()
+              .option("incremental-between", "1,2")
+              .option("incremental-between-scan-mode", mode)
+              .table("inc.parts")
+              .where("p = 'x'");
+      assertThat(df.collectAsList().stream().map(r -> r.mkString(",")).toList())
+          .as(mode)
+          .containsExactly("1,b,x");
+      assertThat(onlyScan(df).scan().description()).as(mode).contains("splits=1");
+    }
+    assertThat(
+            rows(
+                "SELECT * FROM paimon_incremental_query('inc.`parts$audit_log`', 1, 2)"
+                    + " WHERE p = 'y'"))
+        .containsExactly("+I,2,c,y");
+  }
+
+  @Test
   void localTimesFollowTheSessionTimeZone() {
     history("zoned", "");
     String zone =
