@@ -67,6 +67,19 @@ class IncrementalReadIT extends SparkTestBase {
         .containsExactly("1,a,1", "2,b,2", "3,c,3");
     assertThat(read("dedup", "incremental-between", "1,4", "incremental-between-scan-mode", "diff"))
         .containsExactly("1,a2,10", "3,c2,30", "4,d,4");
+    // a path-based DataFrame read takes the same options
+    assertThat(
+            spark
+                .read()
+                .format("paimon")
+                .option("incremental-between", "1,4")
+                .load(tablePath("inc", "dedup").toString())
+                .collectAsList()
+                .stream()
+                .map(r -> r.mkString(","))
+                .sorted()
+                .toList())
+        .containsExactly("1,a2,10", "3,c2,30", "4,d,4");
     // a projection and a filter on a change read
     assertThat(
             spark
