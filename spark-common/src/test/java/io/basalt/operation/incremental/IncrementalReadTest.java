@@ -106,6 +106,9 @@ class IncrementalReadTest {
     }
     for (long start = 0; start < previous; start++) {
       for (long end = Math.max(start, 1); end <= previous; end++) {
+        if (end != previous && random.nextInt(3) != 0) {
+          continue; // a third of the ranges, and every range up to the latest: keeps it fast
+        }
         String range = start + "," + end;
         assertThat(changes(table, range, "delta"))
             .as("seed %s, delta %s", seed, range)
