@@ -42,8 +42,8 @@ public final class ReadOptions {
           .stringType()
           .description(
               "Time travel: read the latest snapshot committed at or before this local time,"
-                  + " 'yyyy-MM-dd HH:mm:ss[.SSS]' in the JVM's default time zone (as Paimon reads"
-                  + " it).");
+                  + " 'yyyy-MM-dd HH:mm:ss[.SSS]' in the Spark session time zone"
+                  + " ('spark.sql.session.timeZone').");
 
   public static final ConfigOption<Long> SCAN_WATERMARK =
       ConfigOption.key("scan.watermark")
@@ -69,4 +69,45 @@ public final class ReadOptions {
   public static final java.util.List<ConfigOption<?>> TIME_TRAVEL_OPTIONS =
       java.util.List.of(
           SCAN_SNAPSHOT_ID, SCAN_TAG_NAME, SCAN_TIMESTAMP_MILLIS, SCAN_TIMESTAMP, SCAN_WATERMARK);
+
+  public static final ConfigOption<String> INCREMENTAL_BETWEEN =
+      ConfigOption.key("incremental-between")
+          .stringType()
+          .description(
+              "Incremental read: the changes after the start (exclusive) up to the end"
+                  + " (inclusive), written '<start>,<end>'; each bound a snapshot id or a tag name"
+                  + " (a tag wins over a snapshot id of the same name), e.g. '5,10' or"
+                  + " 'TAG1,TAG3'.");
+
+  public static final ConfigOption<String> INCREMENTAL_BETWEEN_TIMESTAMP =
+      ConfigOption.key("incremental-between-timestamp")
+          .stringType()
+          .description(
+              "Incremental read: the changes of the snapshots committed after the start time"
+                  + " (exclusive) up to the end time (inclusive), written '<start>,<end>'; each"
+                  + " bound epoch milliseconds or 'yyyy-MM-dd HH:mm:ss[.SSS]' in the Spark session"
+                  + " time zone ('spark.sql.session.timeZone').");
+
+  public static final ConfigOption<String> INCREMENTAL_TO_AUTO_TAG =
+      ConfigOption.key("incremental-to-auto-tag")
+          .stringType()
+          .description(
+              "Incremental read: the changes from the automatic tag before this one up to this"
+                  + " automatic tag; empty when either tag does not exist.");
+
+  public static final ConfigOption<String> INCREMENTAL_BETWEEN_SCAN_MODE =
+      ConfigOption.key("incremental-between-scan-mode")
+          .enumType("auto", "delta", "diff", "changelog")
+          .defaultValue("auto")
+          .description(
+              "How an incremental read finds changes: 'delta' merges per key the data files the"
+                  + " snapshots of the range added; 'diff' compares the merged data of the two"
+                  + " ends per key; 'changelog' reads changelog files (not supported yet); 'auto'"
+                  + " uses changelog files when the table has a changelog producer, 'diff' for"
+                  + " tag-to-tag ranges and 'delta' otherwise.");
+
+  /** The options that select an incremental read; at most one may be set. */
+  public static final java.util.List<ConfigOption<?>> INCREMENTAL_OPTIONS =
+      java.util.List.of(
+          INCREMENTAL_BETWEEN, INCREMENTAL_BETWEEN_TIMESTAMP, INCREMENTAL_TO_AUTO_TAG);
 }

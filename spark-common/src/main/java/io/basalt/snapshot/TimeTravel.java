@@ -16,6 +16,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.OptionalLong;
+import org.apache.spark.sql.internal.SQLConf;
 
 /**
  * Resolves a time-travel request (a version string, a timestamp, a watermark, a tag or a snapshot
@@ -83,11 +84,15 @@ public final class TimeTravel {
           .optionalEnd()
           .toFormatter();
 
-  /** Epoch millis of a {@code scan.timestamp} value, read in the JVM's default time zone. */
+  /**
+   * Epoch millis of a {@code scan.timestamp} value, read in the Spark session time zone ({@code
+   * spark.sql.session.timeZone}, which defaults to the JVM's), as {@code TIMESTAMP AS OF} literals
+   * and incremental reads' local times are.
+   */
   private long localTimeMillis(String value) {
     try {
       return LocalDateTime.parse(value.trim(), LOCAL_TIME)
-          .atZone(ZoneId.systemDefault())
+          .atZone(ZoneId.of(SQLConf.get().sessionLocalTimeZone()))
           .toInstant()
           .toEpochMilli();
     } catch (DateTimeParseException e) {

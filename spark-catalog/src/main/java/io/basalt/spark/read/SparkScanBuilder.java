@@ -1,5 +1,8 @@
 package io.basalt.spark.read;
 
+import io.basalt.BasaltException;
+import io.basalt.operation.incremental.IncrementalRange;
+import io.basalt.operation.incremental.IncrementalRanges;
 import io.basalt.operation.scan.TableScan;
 import io.basalt.predicate.Predicate;
 import io.basalt.spark.SparkTable;
@@ -12,6 +15,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.function.Consumer;
 import javax.annotation.Nullable;
+import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.connector.expressions.filter.And;
 import org.apache.spark.sql.connector.expressions.filter.Not;
 import org.apache.spark.sql.connector.expressions.filter.Or;
@@ -42,6 +46,9 @@ public final class SparkScanBuilder
   private final List<Predicate> pushed = new ArrayList<>();
   private final List<Predicate> bucketPredicates = new ArrayList<>();
   private int limit = -1;
+  private boolean rowKinds;
+  private boolean binlog;
+  private boolean rowLevelOperation;
   @Nullable private Consumer<SparkScan> rewrite;
   private final List<org.apache.spark.sql.connector.expressions.filter.Predicate> pushedSpark =
       new ArrayList<>();
@@ -50,6 +57,30 @@ public final class SparkScanBuilder
     this.table = table;
     this.tableSchema = SparkTable.sparkSchema(table.schema());
     this.readSchema = tableSchema;
+  }
+
+  /**
+   * Makes the scan a change read with the {@value ChangeRows#ROW_KIND} column in front ({@code
+   * t$audit_log}): the incremental range its options select, or the snapshot as changes.
+   */
+  public SparkScanBuilder withRowKinds() {
+    this.rowKinds = true;
+    this.readSchema = ChangeRows.withRowKind(tableSchema);
+    return this;
+  }
+
+  /**
+   * Makes the scan a change read producing {@code t$binlog} rows: the row kind, then each column as
+   * an array of its value, or of its values before and after an update.
+   */
+  public SparkScanBuilder withBinlog() {
+    this.binlog = true;
+    return withRowKinds();
+  }
+
+  /** Whether the scan reads changes: with row kinds, or with an incremental read option. */
+  private boolean changeRead() {
+    return rowKinds || IncrementalRanges.requested(table.options());
   }
 
   /**
@@ -63,6 +94,9 @@ public final class SparkScanBuilder
     List<StructField> fields = new ArrayList<>();
     List<StructField> metadata = new ArrayList<>();
     for (StructField field : requiredSchema.fields()) {
+      if (rowKinds && ChangeRows.ROW_KIND.equals(field.name())) {
+        continue; // put first below
+      }
       if (MetadataColumns.isMetadataColumn(tableSchema, field.name())) {
         metadata.add(field);
       } else {
@@ -74,12 +108,27 @@ public final class SparkScanBuilder
       fields = new ArrayList<>(List.of(tableSchema.fields()));
     }
     fields.addAll(metadata);
+    if (rowKinds) {
+      fields.add(0, ChangeRows.ROW_KIND_FIELD);
+    }
     this.readSchema = new StructType(fields.toArray(new StructField[0]));
   }
 
   @Override
   public org.apache.spark.sql.connector.expressions.filter.Predicate[] pushPredicates(
       org.apache.spark.sql.connector.expressions.filter.Predicate[] predicates) {
+    if (changeRead()) {
+      // a change read prunes partitions only, and Spark still evaluates every filter
+      for (org.apache.spark.sql.connector.expressions.filter.Predicate predicate : predicates) {
+        Optional<Predicate> converted = SparkPredicates.convert(predicate, tableSchema);
+        if (converted.isPresent()
+            && !table.schema().partitionKeys().isEmpty()
+            && table.schema().partitionKeys().containsAll(converted.get().columns())) {
+          pushed.add(converted.get());
+        }
+      }
+      return predicates;
+    }
     Set<String> partitionKeys = new HashSet<>(table.schema().partitionKeys());
     List<org.apache.spark.sql.connector.expressions.filter.Predicate> residual = new ArrayList<>();
     StructType withBucket = tableSchema.add(TableScan.BUCKET_COLUMN, DataTypes.IntegerType, false);
@@ -131,11 +180,40 @@ public final class SparkScanBuilder
    */
   public SparkScanBuilder forRewrite(Consumer<SparkScan> built) {
     this.rewrite = built;
+    return forRowLevelOperation();
+  }
+
+  /**
+   * Makes this the scan of a row-level operation (DELETE, UPDATE, MERGE INTO), which must see the
+   * whole table: incremental read options on its target are refused.
+   */
+  public SparkScanBuilder forRowLevelOperation() {
+    this.rowLevelOperation = true;
     return this;
   }
 
   @Override
   public Scan build() {
+    if (rowLevelOperation && changeRead()) {
+      List<String> set = new ArrayList<>();
+      for (io.basalt.options.ConfigOption<?> option :
+          io.basalt.options.ReadOptions.INCREMENTAL_OPTIONS) {
+        table
+            .options()
+            .raw(option.key())
+            .ifPresent(value -> set.add("'" + option.key() + "' = '" + value + "'"));
+      }
+      throw new BasaltException(
+          String.format(
+              "Cannot change rows of table %s while the incremental read option %s is set for"
+                  + " it: DELETE, UPDATE and MERGE INTO must read the whole table. Fix: RESET the"
+                  + " spark.paimon.* session conf that sets it, or scope it to other tables"
+                  + " (spark.paimon.<catalog>.<db>.<table>.<key>).",
+              table.name(), String.join(" and ", set)));
+    }
+    if (changeRead()) {
+      return buildChangeScan();
+    }
     if (rewrite != null) {
       SparkScan scan =
           new SparkScan(
@@ -165,6 +243,31 @@ public final class SparkScanBuilder
         parquetFilters.toArray(new Filter[0]),
         limit,
         false);
+  }
+
+  /**
+   * The scan of a change read; resolves the incremental range now, so bad options fail at planning.
+   * Local times in {@code incremental-between-timestamp} are read in the session time zone.
+   */
+  private Scan buildChangeScan() {
+    StructType metadata = new StructType();
+    for (StructField field : readSchema.fields()) {
+      if (MetadataColumns.isMetadataColumn(tableSchema, field.name())) {
+        metadata = metadata.add(field);
+      }
+    }
+    if (metadata.size() > 0) {
+      throw new BasaltException(
+          String.format(
+              "Metadata columns (%s) cannot be read with the changes of table %s. Fix: select"
+                  + " table columns only, or read the table without incremental options.",
+              String.join(", ", metadata.fieldNames()), table.name()));
+    }
+    java.time.ZoneId zone =
+        java.time.ZoneId.of(SparkSession.active().sessionState().conf().sessionLocalTimeZone());
+    Optional<IncrementalRange> range = IncrementalRanges.resolve(table, zone);
+    return new SparkIncrementalScan(
+        table, readSchema, rowKinds, binlog, range, Predicate.and(pushed));
   }
 
   /**

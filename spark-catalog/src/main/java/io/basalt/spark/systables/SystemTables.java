@@ -5,13 +5,14 @@ import io.basalt.table.FileStoreTable;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.function.Function;
+import org.apache.spark.sql.connector.catalog.SupportsRead;
 
 /** The system tables of a table, by name ({@code t$snapshots} and so on). */
 public final class SystemTables {
   /** The separator between a table name and a system table name, as in Paimon. */
   public static final char SEPARATOR = '$';
 
-  private static final Map<String, Function<FileStoreTable, SystemTable>> TABLES =
+  private static final Map<String, Function<FileStoreTable, SupportsRead>> TABLES =
       new LinkedHashMap<>();
 
   static {
@@ -24,6 +25,8 @@ public final class SystemTables {
     TABLES.put("partitions", PartitionsTable::new);
     TABLES.put("buckets", BucketsTable::new);
     TABLES.put("branches", BranchesTable::new);
+    TABLES.put(AuditLogTable.NAME, AuditLogTable::new);
+    TABLES.put(BinlogTable.NAME, BinlogTable::new);
   }
 
   /** The system tables that read one snapshot's files, and so can time travel. */
@@ -38,8 +41,8 @@ public final class SystemTables {
    *
    * @throws BasaltException when that system table does not describe one snapshot
    */
-  public static SystemTable loadAsOf(FileStoreTable table, String name) {
-    SystemTable loaded = load(table, name);
+  public static SupportsRead loadAsOf(FileStoreTable table, String name) {
+    SupportsRead loaded = load(table, name);
     if (!SNAPSHOT_TABLES.contains(name.toLowerCase(java.util.Locale.ROOT))) {
       throw new BasaltException(
           String.format(
@@ -59,8 +62,8 @@ public final class SystemTables {
    *
    * @throws BasaltException naming the known system tables when {@code name} is none of them
    */
-  public static SystemTable load(FileStoreTable table, String name) {
-    Function<FileStoreTable, SystemTable> factory =
+  public static SupportsRead load(FileStoreTable table, String name) {
+    Function<FileStoreTable, SupportsRead> factory =
         TABLES.get(name.toLowerCase(java.util.Locale.ROOT));
     if (factory == null) {
       throw new BasaltException(

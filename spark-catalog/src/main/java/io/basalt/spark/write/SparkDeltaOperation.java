@@ -52,7 +52,8 @@ public final class SparkDeltaOperation implements SupportsDelta {
     if (command == Command.DELETE) {
       RowLevelSupport.checkDelete(table);
     }
-    return new SparkScanBuilder(table.copyWithOptions(options.asCaseSensitiveMap()));
+    return new SparkScanBuilder(table.copyWithOptions(options.asCaseSensitiveMap()))
+        .forRowLevelOperation();
   }
 
   @Override

@@ -12,7 +12,6 @@ import io.basalt.index.DeletionVectorMeta;
 import io.basalt.index.IndexFilePaths;
 import io.basalt.manifest.DataFileMeta;
 import io.basalt.merge.MergeEngine;
-import io.basalt.merge.MergeFunction;
 import io.basalt.mergetree.KeyValueLayout;
 import io.basalt.mergetree.MergeIterator;
 import io.basalt.mergetree.SequenceOrder;
@@ -24,7 +23,6 @@ import io.basalt.table.FileStoreTable;
 import io.basalt.utils.CloseableIterator;
 import java.io.Serializable;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -104,6 +102,24 @@ public final class SplitRead implements Serializable {
           split.files(),
           file -> open(split, file, readType, loadDeletionVector(file, deletionFiles)));
     }
+    MergeIterator merged = readKeyValues(split, false);
+    DataType[] types = new DataType[readType.size()];
+    for (int i = 0; i < types.length; i++) {
+      types[i] = readType.fields()[i].dataType();
+    }
+    KeyValueLayout layout = new KeyValueLayout(table.schema());
+    return new MergedRows(merged, ProjectedRow.offset(types, layout.valueOffset()));
+  }
+
+  /**
+   * The key-value rows of a primary-key split ({@link KeyValueLayout}), merged per key by the
+   * table's merge engine, in key order, deletion vectors applied. The value columns start with
+   * {@link #readType()}'s, in order; columns the merge needs follow them.
+   *
+   * @param emitRetractions whether a key whose merged version is a retraction (-U/-D) yields it
+   *     (change reads) or disappears (snapshot reads)
+   */
+  public MergeIterator readKeyValues(DataSplit split, boolean emitRetractions) {
     KeyValueLayout layout = new KeyValueLayout(table.schema());
     SequenceOrder sequence = SequenceOrder.of(table.schema(), table.options(), table.name());
     MergeEngine mergeEngine = MergeEngine.of(table);
@@ -120,17 +136,24 @@ public final class SplitRead implements Serializable {
       }
     }
     StructType kvType = layout.schemaWithValues(values);
-    Comparator<InternalRow> versionOrder = sequence.comparator(layout, values);
-    MergeFunction mergeFunction = mergeEngine.newMergeFunction(layout, values);
-    // the merge opens every run and closes them all if one fails to open
-    MergeIterator merged =
-        new MergeIterator(
-            openRuns(split, layout, kvType), layout, versionOrder, mergeFunction, false);
-    DataType[] types = new DataType[readType.size()];
-    for (int i = 0; i < types.length; i++) {
-      types[i] = readType.fields()[i].dataType();
+    Map<String, DeletionFile> deletionFiles = new HashMap<>();
+    for (int i = 0; i < split.files().size(); i++) {
+      if (split.deletionFile(i) != null) {
+        deletionFiles.put(split.files().get(i).fileName(), split.deletionFile(i));
+      }
     }
-    return new MergedRows(merged, ProjectedRow.offset(types, layout.valueOffset()));
+    Map<String, DataFileMeta> byName = new HashMap<>();
+    for (DataFileMeta file : split.files()) {
+      byName.put(file.fileName(), file);
+    }
+    // the merge opens every run and closes them all if one fails to open
+    return new MergeIterator(
+        openRuns(
+            split, layout, kvType, name -> loadDeletionVector(byName.get(name), deletionFiles)),
+        layout,
+        sequence.comparator(layout, values),
+        mergeEngine.newMergeFunction(layout, values),
+        emitRetractions);
   }
 
   /**

@@ -1,5 +1,6 @@
 package io.basalt.spark.extensions;
 
+import io.basalt.spark.extensions.functions.IncrementalTableFunctions;
 import io.basalt.spark.extensions.rules.HiveStyleDynamicPartitions;
 import io.basalt.spark.extensions.rules.KeyColumnUpdateCheck;
 import io.basalt.spark.extensions.rules.SaveAsTableOverwrite;
@@ -18,8 +19,8 @@ import scala.runtime.BoxedUnit;
  * natively; this adds the analysis check that rejects UPDATE and MERGE INTO assignments to key
  * columns ({@link KeyColumnUpdateCheck}) and the resolution rule for Paimon's Hive-ordered dynamic
  * partition inserts ({@link HiveStyleDynamicPartitions}) and the rule that runs {@code saveAsTable}
- * overwrites as Paimon does ({@link SaveAsTableOverwrite}). Table-valued functions and optimizer
- * rules are injected here as they arrive.
+ * overwrites as Paimon does ({@link SaveAsTableOverwrite}). The incremental table-valued functions
+ * ({@link IncrementalTableFunctions}) are registered here too.
  */
 public class BasaltSparkSessionExtensions
     extends AbstractFunction1<SparkSessionExtensions, BoxedUnit> {
@@ -47,6 +48,7 @@ public class BasaltSparkSessionExtensions
             return new SaveAsTableOverwrite(session);
           }
         });
+    IncrementalTableFunctions.register(extensions);
     return BoxedUnit.UNIT;
   }
 }
