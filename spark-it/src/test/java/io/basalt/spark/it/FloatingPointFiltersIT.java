@@ -154,4 +154,25 @@ class FloatingPointFiltersIT extends SparkTestBase {
 
     assertThat(rows("SELECT id FROM db.drop_zeros")).isEqualTo(kept);
   }
+
+  @Test
+  void keysInManyBucketsNanIsOneKeyAndBothZerosAreFound() {
+    sql(
+        "CREATE TABLE db.keys (k DOUBLE, v STRING) TBLPROPERTIES ('primary-key' = 'k',"
+            + " 'bucket' = '8')");
+    sql(
+        "INSERT INTO db.keys VALUES (CAST('NaN' AS DOUBLE), 'nan'), (CAST('-0.0' AS DOUBLE),"
+            + " 'negative zero'), (0.0D, 'zero'), (1.0D, 'one')");
+    // any NaN is the same key (Paimon stores the canonical NaN): this replaces the first one
+    sql("INSERT INTO db.keys VALUES (-CAST('NaN' AS DOUBLE), 'other nan')");
+
+    assertThat(rows("SELECT v FROM db.keys WHERE k = CAST('NaN' AS DOUBLE)"))
+        .containsExactly("other nan");
+    // -0.0 and 0.0 are two keys, as in Paimon, and "= 0.0" finds both, whichever bucket
+    assertThat(rows("SELECT v FROM db.keys WHERE k = 0.0"))
+        .containsExactly("negative zero", "zero");
+    assertThat(rows("SELECT v FROM db.keys WHERE k IN (0.0, 1.0)"))
+        .containsExactly("negative zero", "one", "zero");
+    assertThat(rows("SELECT v FROM db.keys WHERE k > 0.0")).containsExactly("one", "other nan");
+  }
 }
