@@ -26,7 +26,7 @@ class FloatingPointFiltersIT extends SparkTestBase {
           "CAST('Infinity' AS t)",
           "CAST(NULL AS t)");
 
-  /** The predicates checked on column {@code c} of type {@code t}, as format strings. */
+  /** The predicates checked on a column {@code c} of type {@code t}. */
   private static final List<String> PREDICATES =
       List.of(
           "c = 0.0",
@@ -51,51 +51,50 @@ class FloatingPointFiltersIT extends SparkTestBase {
           "c = 0.0 OR c = CAST('NaN' AS t)",
           "c IS NULL");
 
+  /**
+   * Each table holds the values in a DOUBLE column {@code d} and a FLOAT column {@code f}: an
+   * append table, one partitioned by both, a primary-key table keyed by both, and a primary-key
+   * table where they are value columns.
+   */
   @BeforeAll
   void createTables() {
     sql("CREATE DATABASE IF NOT EXISTS db");
-    for (String type : List.of("DOUBLE", "FLOAT")) {
-      String t = type.toLowerCase();
-      // write-only: compaction would merge the one-value files and widen their statistics
-      sql(
-          "CREATE TABLE db.append_%s (id INT, c %s) TBLPROPERTIES ('write-only' = 'true')",
-          t, type);
-      sql("CREATE TABLE db.part_%s (id INT, c %s) PARTITIONED BY (c)", t, type);
-      sql(
-          "CREATE TABLE db.pk_%s (c %s, id INT) TBLPROPERTIES ('primary-key' = 'c', 'bucket' = '1',"
-              + " 'write-only' = 'true')",
-          t, type);
-      // one bucket per row: a value filter on a primary-key table skips only whole buckets
-      sql(
-          "CREATE TABLE db.value_%s (id INT, k INT, c %s) PARTITIONED BY (id) TBLPROPERTIES"
-              + " ('primary-key' = 'id,k', 'bucket' = '1', 'write-only' = 'true')",
-          t, type);
-      List<String> rows = new ArrayList<>();
-      for (int i = 0; i < VALUES.size(); i++) {
-        String value = VALUES.get(i).replace("AS t)", "AS " + type + ")");
-        rows.add("(" + i + ", " + value + ")");
-        sql("INSERT INTO db.append_%s VALUES (%d, %s)", t, i, value);
-        sql("INSERT INTO db.part_%s VALUES (%d, %s)", t, i, value);
-        sql("INSERT INTO db.value_%s VALUES (%d, 0, %s)", t, i, value);
-        if (i != 3 && i != 7) {
-          // a key column is NOT NULL (row 7), and both NaNs (rows 2 and 3) are the same key
-          sql("INSERT INTO db.pk_%s VALUES (%s, %d)", t, value, i);
-        }
+    // write-only: compaction would merge the one-value files and widen their statistics
+    sql("CREATE TABLE db.append (id INT, d DOUBLE, f FLOAT) TBLPROPERTIES ('write-only' = 'true')");
+    sql("CREATE TABLE db.part (id INT, d DOUBLE, f FLOAT) PARTITIONED BY (d, f)");
+    sql(
+        "CREATE TABLE db.pk (d DOUBLE, f FLOAT, id INT) TBLPROPERTIES ('primary-key' = 'd,f',"
+            + " 'bucket' = '1', 'write-only' = 'true')");
+    // one bucket per row: a value filter on a primary-key table skips only whole buckets
+    sql(
+        "CREATE TABLE db.value (id INT, k INT, d DOUBLE, f FLOAT) PARTITIONED BY (id)"
+            + " TBLPROPERTIES ('primary-key' = 'id,k', 'bucket' = '1', 'write-only' = 'true')");
+    List<String> rows = new ArrayList<>();
+    for (int i = 0; i < VALUES.size(); i++) {
+      String d = VALUES.get(i).replace("AS t)", "AS DOUBLE)");
+      String f = VALUES.get(i).replace("AS t)", "AS FLOAT)");
+      rows.add("(" + i + ", " + d + ", " + f + ")");
+      sql("INSERT INTO db.append VALUES (%d, %s, %s)", i, d, f);
+      sql("INSERT INTO db.part VALUES (%d, %s, %s)", i, d, f);
+      sql("INSERT INTO db.value VALUES (%d, 0, %s, %s)", i, d, f);
+      if (i != 3 && i != 7) {
+        // a key column is NOT NULL (row 7), and both NaNs (rows 2 and 3) are the same key
+        sql("INSERT INTO db.pk VALUES (%s, %s, %d)", d, f, i);
       }
-      spark
-          .sql("SELECT * FROM VALUES " + String.join(", ", rows) + " AS v(id, c)")
-          .createOrReplaceTempView("expected_" + t);
     }
+    spark
+        .sql("SELECT * FROM VALUES " + String.join(", ", rows) + " AS v(id, d, f)")
+        .createOrReplaceTempView("expected");
   }
 
-  private void assertSameAsSpark(String table, String type) {
-    String t = type.toLowerCase();
+  private void assertSameAsSpark(String table, String column) {
+    String type = column.equals("d") ? "DOUBLE" : "FLOAT";
     for (String predicate : PREDICATES) {
-      String where = predicate.replace("AS t)", "AS " + type + ")");
+      String where = predicate.replace("AS t)", "AS " + type + ")").replaceAll("\\bc\\b", column);
       List<String> expected =
           rows(
-              "SELECT id FROM expected_%s WHERE %s%s",
-              t, where, table.startsWith("pk_") ? " AND c IS NOT NULL AND id != 3" : "");
+              "SELECT id FROM expected WHERE %s%s",
+              where, table.equals("pk") ? " AND id != 3 AND id != 7" : "");
       assertThat(rows("SELECT id FROM db.%s WHERE %s", table, where))
           .as("%s WHERE %s", table, where)
           .isEqualTo(expected);
@@ -104,50 +103,51 @@ class FloatingPointFiltersIT extends SparkTestBase {
 
   @Test
   void doubleDataColumnOfAnAppendTable() {
-    assertSameAsSpark("append_double", "DOUBLE");
+    assertSameAsSpark("append", "d");
   }
 
   @Test
   void floatDataColumnOfAnAppendTable() {
-    assertSameAsSpark("append_float", "FLOAT");
+    assertSameAsSpark("append", "f");
   }
 
   @Test
   void doublePartitionColumn() {
-    assertSameAsSpark("part_double", "DOUBLE");
+    assertSameAsSpark("part", "d");
   }
 
   @Test
   void floatPartitionColumn() {
-    assertSameAsSpark("part_float", "FLOAT");
+    assertSameAsSpark("part", "f");
   }
 
   @Test
   void doublePrimaryKeyColumn() {
-    assertSameAsSpark("pk_double", "DOUBLE");
+    assertSameAsSpark("pk", "d");
   }
 
   @Test
   void floatPrimaryKeyColumn() {
-    assertSameAsSpark("pk_float", "FLOAT");
+    assertSameAsSpark("pk", "f");
   }
 
   @Test
   void doubleValueColumnOfAPrimaryKeyTable() {
-    assertSameAsSpark("value_double", "DOUBLE");
+    assertSameAsSpark("value", "d");
   }
 
   @Test
   void floatValueColumnOfAPrimaryKeyTable() {
-    assertSameAsSpark("value_float", "FLOAT");
+    assertSameAsSpark("value", "f");
   }
 
   @Test
   void deleteByPartitionFilterDropsBothZeros() {
     sql("CREATE TABLE db.drop_zeros (id INT, c DOUBLE) PARTITIONED BY (c)");
-    sql("INSERT INTO db.drop_zeros SELECT * FROM expected_double");
+    sql("INSERT INTO db.drop_zeros SELECT id, d FROM expected");
     String where = "c = 0.0 OR c = CAST('NaN' AS DOUBLE)";
-    List<String> kept = rows("SELECT id FROM expected_double WHERE NOT (%s) OR c IS NULL", where);
+    List<String> kept =
+        rows("SELECT id FROM expected WHERE NOT (%s) OR d IS NULL", where.replace("c ", "d "));
     assertThat(kept).hasSize(VALUES.size() - 4);
 
     sql("DELETE FROM db.drop_zeros WHERE %s", where);
