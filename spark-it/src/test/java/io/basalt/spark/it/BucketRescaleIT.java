@@ -114,7 +114,31 @@ class BucketRescaleIT extends SparkTestBase {
     assertRefused(
         () -> sql("UPDATE db.t SET v = 'new' WHERE id = 1"), "partition {dt=a} of table db.t");
     assertRefused(() -> sql("DELETE FROM db.t WHERE id = 2"), "partition {dt=a} of table db.t");
+    assertRefused(
+        () ->
+            sql(
+                "MERGE INTO db.t AS t USING (SELECT 3 AS id, 'a' AS dt) AS s"
+                    + " ON t.id = s.id AND t.dt = s.dt WHEN MATCHED THEN UPDATE SET v = 'new'"),
+        "partition {dt=a} of table db.t");
     assertThat(bucketCounts()).isEqualTo(Map.of("a", new TreeSet<>(List.of(2))));
+  }
+
+  @Test
+  void copyOnWriteChangesOfAnAppendTableAreRefused() {
+    sql(
+        "CREATE TABLE db.t (id INT, v STRING, dt STRING) PARTITIONED BY (dt) TBLPROPERTIES"
+            + " ('bucket' = '2', 'bucket-key' = 'id')");
+    sql("INSERT INTO db.t SELECT CAST(id AS INT), 'old', 'a' FROM range(0, 20)");
+    sql("ALTER TABLE db.t SET TBLPROPERTIES ('bucket' = '4')");
+
+    assertRefused(() -> sql("DELETE FROM db.t WHERE id = 2"), "partition {dt=a} of table db.t");
+    assertRefused(
+        () -> sql("UPDATE db.t SET v = 'new' WHERE id = 3"), "partition {dt=a} of table db.t");
+
+    sql("INSERT OVERWRITE db.t PARTITION (dt = 'a') SELECT id, v FROM db.t WHERE dt = 'a'");
+    sql("DELETE FROM db.t WHERE id = 2");
+    assertThat(bucketCounts()).isEqualTo(Map.of("a", new TreeSet<>(List.of(4))));
+    assertThat(rows("SELECT count(*) FROM db.t")).containsExactly("19");
   }
 
   @Test
