@@ -21,6 +21,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import javax.annotation.Nullable;
+import org.apache.spark.sql.types.DateType;
+import org.apache.spark.sql.types.StructField;
+import org.apache.spark.sql.types.TimestampNTZType;
+import org.apache.spark.sql.types.TimestampType;
 
 /**
  * What a writer must know of the table before it writes a partition, restored lazily from the base
@@ -206,8 +210,14 @@ final class BucketState {
 
   /** The statement that rewrites one partition with the configured count. */
   private String overwritePartition(Map<String, String> spec) {
-    if (spec.containsValue(null)) {
-      return "INSERT OVERWRITE " + table.name() + " of the partition";
+    for (StructField field : table.partitionType().fields()) {
+      // dates and timestamps are shown in their stored form, which is no SQL literal
+      if (spec.get(field.name()) == null
+          || field.dataType() instanceof DateType
+          || field.dataType() instanceof TimestampType
+          || field.dataType() instanceof TimestampNTZType) {
+        return "INSERT OVERWRITE " + table.name() + " PARTITION (...) of that partition";
+      }
     }
     List<String> equalities = new ArrayList<>();
     spec.forEach(

@@ -6,12 +6,17 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.basalt.BasaltException;
+import io.basalt.fs.FileIO;
+import io.basalt.schema.SchemaFactory;
 import io.basalt.table.CommitMessage;
 import io.basalt.table.FileStoreTable;
 import io.basalt.testing.TestTables;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
+import org.apache.spark.sql.catalyst.expressions.GenericInternalRow;
+import org.apache.spark.sql.types.DataTypes;
+import org.apache.spark.sql.types.StructType;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -70,5 +75,35 @@ class BucketCountCheckTest {
         .hasMessageStartingWith(
             "Try to write table db.t with a new bucket num -1, but the previous bucket num is 2.")
         .hasMessageContaining("INSERT OVERWRITE db.t SELECT * FROM db.t");
+  }
+
+  @Test
+  void aDatePartitionGetsAGeneralHint() {
+    FileStoreTable two =
+        FileStoreTable.create(
+            FileIO.local(),
+            new org.apache.hadoop.fs.Path(dir.toUri()),
+            "db.d",
+            SchemaFactory.create(
+                0,
+                new StructType()
+                    .add("id", DataTypes.LongType, false)
+                    .add("day", DataTypes.DateType, false),
+                List.of("day"),
+                List.of("id", "day"),
+                Map.of("bucket", "2"),
+                null));
+    TableWrite first = two.newWrite(null, false);
+    first.write(new GenericInternalRow(new Object[] {1L, 19723}));
+    commit(two, first);
+    FileStoreTable three = two.copyWithOptions(Map.of("bucket", "3"));
+
+    TableWrite plain = three.newWrite(latestId(three), false);
+    assertThatThrownBy(() -> plain.write(new GenericInternalRow(new Object[] {2L, 19723})))
+        .isInstanceOf(BasaltException.class)
+        .hasMessageContaining(
+            "partition {day=19723} of table db.d with a new bucket num 3, but the previous bucket"
+                + " num is 2")
+        .hasMessageContaining("INSERT OVERWRITE db.d PARTITION (...) of that partition");
   }
 }
