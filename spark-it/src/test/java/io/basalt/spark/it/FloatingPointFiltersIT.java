@@ -175,4 +175,28 @@ class FloatingPointFiltersIT extends SparkTestBase {
         .containsExactly("negative zero", "one", "zero");
     assertThat(rows("SELECT v FROM db.keys WHERE k > 0.0")).containsExactly("one", "other nan");
   }
+
+  @Test
+  void columnarReadsKeepRowGroupsOfNegativeZerosAndNans() {
+    sql(
+        "CREATE TABLE db.row_groups (id BIGINT, d DOUBLE, f FLOAT) TBLPROPERTIES"
+            + " ('write-only' = 'true')");
+    sql(
+        "INSERT INTO db.row_groups SELECT id, CAST('-0.0' AS DOUBLE), CAST('-0.0' AS FLOAT)"
+            + " FROM range(0, 1000)");
+    sql(
+        "INSERT INTO db.row_groups SELECT id, CAST('NaN' AS DOUBLE), CAST('NaN' AS FLOAT)"
+            + " FROM range(0, 1000)");
+
+    for (String column : List.of("d", "f")) {
+      assertThat(rows("SELECT count(id) FROM db.row_groups WHERE %s = 0.0", column))
+          .containsExactly("1000");
+      assertThat(rows("SELECT count(id) FROM db.row_groups WHERE %s >= 0.0", column))
+          .containsExactly("2000");
+      assertThat(rows("SELECT count(id) FROM db.row_groups WHERE %s IN (0.0, 5.0)", column))
+          .containsExactly("1000");
+      assertThat(rows("SELECT count(id) FROM db.row_groups WHERE %s > 1.0", column))
+          .containsExactly("1000");
+    }
+  }
 }
