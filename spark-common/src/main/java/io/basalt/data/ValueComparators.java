@@ -22,8 +22,15 @@ import org.apache.spark.unsafe.types.ByteArray;
 import org.apache.spark.unsafe.types.UTF8String;
 
 /**
- * Natural orderings of Spark internal values per atomic type: numbers numerically, strings as
- * unsigned UTF-8 bytes (Paimon's key order), binary as unsigned bytes.
+ * Orderings of Spark internal values per atomic type: numbers numerically, strings as unsigned
+ * UTF-8 bytes (Paimon's key order), binary as unsigned bytes.
+ *
+ * <p>Two orders differ for FLOAT and DOUBLE. The storage order ({@link #forType}) is Paimon's,
+ * {@code Float.compare}/{@code Double.compare}: -0.0 sorts below 0.0, and NaN equals NaN and sorts
+ * above everything. Keys, merges and written statistics use it. The SQL order ({@link #sqlOrder})
+ * is Spark's: the same, except that -0.0 equals 0.0. Predicates compare with it, so a row holding
+ * -0.0 matches {@code = 0.0}. Every storage-order range [min, max] is also a valid SQL-order range,
+ * so statistics written in storage order can be tested in SQL order.
  */
 public final class ValueComparators {
   private ValueComparators() {}
@@ -47,7 +54,31 @@ public final class ValueComparators {
         || type instanceof TimestampNTZType;
   }
 
-  /** The comparator of non-null internal values of {@code type}. */
+  /**
+   * The comparator Spark SQL compares non-null internal values of {@code type} with: {@link
+   * #forType} except that -0.0 and 0.0 are equal.
+   */
+  public static Comparator<Object> sqlOrder(DataType type) {
+    if (type instanceof FloatType) {
+      return (a, b) -> compareFloats((Float) a, (Float) b);
+    }
+    if (type instanceof DoubleType) {
+      return (a, b) -> compareDoubles((Double) a, (Double) b);
+    }
+    return forType(type);
+  }
+
+  /** Spark's float order: {@code ==} first (so -0.0 = 0.0), then NaN above all, NaN = NaN. */
+  public static int compareFloats(float a, float b) {
+    return a == b ? 0 : Float.compare(a, b);
+  }
+
+  /** Spark's double order: {@code ==} first (so -0.0 = 0.0), then NaN above all, NaN = NaN. */
+  public static int compareDoubles(double a, double b) {
+    return a == b ? 0 : Double.compare(a, b);
+  }
+
+  /** The storage-order comparator of non-null internal values of {@code type}. */
   @SuppressWarnings("unchecked")
   public static Comparator<Object> forType(DataType type) {
     if (type instanceof StringType || type instanceof CharType || type instanceof VarcharType) {

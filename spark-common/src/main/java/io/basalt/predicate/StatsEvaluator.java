@@ -53,7 +53,8 @@ public final class StatsEvaluator {
     if (min == null || max == null) {
       return true;
     }
-    Comparator<Object> cmp = ValueComparators.forType(leaf.type());
+    // SQL order: a file whose statistics say [-0.0, -0.0] may hold rows equal to 0.0
+    Comparator<Object> cmp = ValueComparators.sqlOrder(leaf.type());
     return switch (leaf.op()) {
       case EQ -> inRange(cmp, leaf.literal(), min, max);
       case LT -> cmp.compare(min, leaf.literal()) < 0;

@@ -70,4 +70,42 @@ class StatsEvaluatorTest {
     assertThat(may(new Predicate.And(n(Leaf.Op.EQ, 15L), n(Leaf.Op.EQ, 99L)))).isFalse();
     assertThat(may(new Predicate.Or(n(Leaf.Op.EQ, 15L), n(Leaf.Op.EQ, 99L)))).isTrue();
   }
+
+  private static boolean mayDouble(double min, double max, Leaf.Op op, Object... values) {
+    Leaf leaf = new Leaf("d", DataTypes.DoubleType, op, List.of(values));
+    return StatsEvaluator.mayMatch(leaf, name -> new ColumnStatistics(min, max, 0L), 3);
+  }
+
+  private static boolean mayFloat(float min, float max, Leaf.Op op, Object... values) {
+    Leaf leaf = new Leaf("f", DataTypes.FloatType, op, List.of(values));
+    return StatsEvaluator.mayMatch(leaf, name -> new ColumnStatistics(min, max, 0L), 3);
+  }
+
+  @Test
+  void negativeZeroStatisticsMatchZeroAsSparkDoes() {
+    // a file holding only -0.0 (statistics [-0.0, -0.0]) may hold rows = 0.0, >= 0.0, IN (0.0)
+    assertThat(mayDouble(-0.0, -0.0, Leaf.Op.EQ, 0.0)).isTrue();
+    assertThat(mayDouble(-0.0, -0.0, Leaf.Op.GE, 0.0)).isTrue();
+    assertThat(mayDouble(-0.0, -0.0, Leaf.Op.IN, 7.0, 0.0)).isTrue();
+    assertThat(mayDouble(0.0, 0.0, Leaf.Op.LE, -0.0)).isTrue();
+    assertThat(mayDouble(-0.0, -0.0, Leaf.Op.GT, 0.0)).isFalse();
+    assertThat(mayDouble(0.0, 0.0, Leaf.Op.LT, -0.0)).isFalse();
+    assertThat(mayFloat(-0.0f, -0.0f, Leaf.Op.EQ, 0.0f)).isTrue();
+    assertThat(mayFloat(-0.0f, -0.0f, Leaf.Op.GE, 0.0f)).isTrue();
+    assertThat(mayFloat(0.0f, 0.0f, Leaf.Op.LE, -0.0f)).isTrue();
+  }
+
+  @Test
+  void nanIsEqualToItselfAndAboveEverything() {
+    // writers' statistics put NaN at the top of the range, as Double.compare orders it
+    assertThat(mayDouble(1.0, Double.NaN, Leaf.Op.EQ, Double.NaN)).isTrue();
+    assertThat(mayDouble(1.0, Double.NaN, Leaf.Op.GT, Double.POSITIVE_INFINITY)).isTrue();
+    assertThat(mayDouble(1.0, Double.NaN, Leaf.Op.IN, Double.NaN)).isTrue();
+    assertThat(mayDouble(Double.NaN, Double.NaN, Leaf.Op.GE, 0.0)).isTrue();
+    assertThat(mayDouble(Double.NaN, Double.NaN, Leaf.Op.LT, Double.NaN)).isFalse();
+    assertThat(mayDouble(1.0, 2.0, Leaf.Op.EQ, Double.NaN)).isFalse();
+    assertThat(mayDouble(1.0, 2.0, Leaf.Op.LT, Double.NaN)).isTrue();
+    assertThat(mayFloat(1.0f, Float.NaN, Leaf.Op.EQ, Float.NaN)).isTrue();
+    assertThat(mayFloat(Float.NaN, Float.NaN, Leaf.Op.GE, 0.0f)).isTrue();
+  }
 }

@@ -9,13 +9,12 @@ import io.basalt.spark.SparkTable;
 import io.basalt.spark.convert.SparkPredicates;
 import io.basalt.table.FileStoreTable;
 import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
-import java.util.Set;
 import java.util.function.Consumer;
 import javax.annotation.Nullable;
 import org.apache.spark.sql.SparkSession;
+import org.apache.spark.sql.connector.expressions.NamedReference;
 import org.apache.spark.sql.connector.expressions.filter.And;
 import org.apache.spark.sql.connector.expressions.filter.Not;
 import org.apache.spark.sql.connector.expressions.filter.Or;
@@ -26,14 +25,18 @@ import org.apache.spark.sql.connector.read.SupportsPushDownRequiredColumns;
 import org.apache.spark.sql.connector.read.SupportsPushDownV2Filters;
 import org.apache.spark.sql.internal.connector.PredicateUtils;
 import org.apache.spark.sql.sources.Filter;
+import org.apache.spark.sql.types.DataType;
 import org.apache.spark.sql.types.DataTypes;
+import org.apache.spark.sql.types.DoubleType;
+import org.apache.spark.sql.types.FloatType;
 import org.apache.spark.sql.types.StructField;
 import org.apache.spark.sql.types.StructType;
 
 /**
- * Builds a scan: takes the columns Spark needs and the filters it can push. Filters on partition
- * columns only are enforced exactly by partition pruning; every other filter is used to skip files
- * and also handed back for Spark to evaluate.
+ * Builds a scan: takes the columns Spark needs and the filters it can push. A filter leaves Spark's
+ * plan only when planning enforces it exactly ({@link TableScan#enforcesExactly}: partition columns
+ * only, tested against each partition's values); every other filter is used to skip files and also
+ * handed back for Spark to evaluate.
  */
 public final class SparkScanBuilder
     implements ScanBuilder,
@@ -129,7 +132,6 @@ public final class SparkScanBuilder
       }
       return predicates;
     }
-    Set<String> partitionKeys = new HashSet<>(table.schema().partitionKeys());
     List<org.apache.spark.sql.connector.expressions.filter.Predicate> residual = new ArrayList<>();
     StructType withBucket = tableSchema.add(TableScan.BUCKET_COLUMN, DataTypes.IntegerType, false);
     for (org.apache.spark.sql.connector.expressions.filter.Predicate predicate : predicates) {
@@ -150,7 +152,7 @@ public final class SparkScanBuilder
       }
       pushed.add(converted.get());
       pushedSpark.add(predicate);
-      if (!partitionKeys.containsAll(converted.get().columns())) {
+      if (!TableScan.enforcesExactly(converted.get(), table.schema())) {
         residual.add(predicate);
       }
     }
@@ -231,7 +233,7 @@ public final class SparkScanBuilder
     for (org.apache.spark.sql.connector.expressions.filter.Predicate predicate : pushedSpark) {
       boolean onBucket =
           SparkPredicates.convert(predicate, tableSchema).isEmpty(); // bucket predicates only
-      if (!onBucket && convertsExactly(predicate)) {
+      if (!onBucket && convertsExactly(predicate) && !readsFloatingPoint(predicate)) {
         parquetFilters.add(PredicateUtils.toV1(predicate).get());
       }
     }
@@ -268,6 +270,25 @@ public final class SparkScanBuilder
     Optional<IncrementalRange> range = IncrementalRanges.resolve(table, zone);
     return new SparkIncrementalScan(
         table, readSchema, rowKinds, binlog, range, Predicate.and(pushed));
+  }
+
+  /**
+   * Whether {@code predicate} reads a FLOAT or DOUBLE column. Parquet's row-group filters compare
+   * such values by their bits ({@code Double.compare}, dictionary sets of boxed values), so a row
+   * group holding only -0.0 would be skipped for {@code = 0.0} although Spark says -0.0 = 0.0.
+   */
+  private boolean readsFloatingPoint(
+      org.apache.spark.sql.connector.expressions.filter.Predicate predicate) {
+    for (NamedReference reference : predicate.references()) {
+      String[] names = reference.fieldNames();
+      if (names.length == 1 && tableSchema.getFieldIndex(names[0]).isDefined()) {
+        DataType type = tableSchema.apply(names[0]).dataType();
+        if (type instanceof FloatType || type instanceof DoubleType) {
+          return true;
+        }
+      }
+    }
+    return false;
   }
 
   /**

@@ -52,18 +52,13 @@ final class StatsView {
     return name -> byName.getOrDefault(name, ColumnStatistics.UNKNOWN);
   }
 
-  /** The exact statistics of one row of values (a partition): min = max = the value. */
-  Function<String, ColumnStatistics> exact(InternalRow row) {
-    Map<String, ColumnStatistics> byName = new HashMap<>();
+  /** The values of one row of the columns (a partition), by name; null for SQL NULL. */
+  Function<String, Object> values(io.basalt.data.BinaryRow binary) {
+    InternalRow row = codec.toRow(binary);
+    Map<String, Object> byName = new HashMap<>();
     for (int i = 0; i < types.length; i++) {
-      boolean isNull = row.isNullAt(i);
-      Object value = isNull ? null : row.get(i, types[i]);
-      byName.put(names.get(i), new ColumnStatistics(value, value, isNull ? 1L : 0L));
+      byName.put(names.get(i), row.isNullAt(i) ? null : row.get(i, types[i]));
     }
-    return name -> byName.getOrDefault(name, ColumnStatistics.UNKNOWN);
-  }
-
-  InternalRow toRow(io.basalt.data.BinaryRow row) {
-    return codec.toRow(row);
+    return byName::get;
   }
 }

@@ -14,6 +14,7 @@ import io.basalt.options.TableOptions;
 import io.basalt.predicate.ColumnStatistics;
 import io.basalt.predicate.Predicate;
 import io.basalt.predicate.StatsEvaluator;
+import io.basalt.predicate.ValueEvaluator;
 import io.basalt.schema.DataField;
 import io.basalt.schema.TableSchema;
 import io.basalt.snapshot.Snapshot;
@@ -28,7 +29,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.function.Function;
 import javax.annotation.Nullable;
-import org.apache.spark.sql.catalyst.InternalRow;
 import org.apache.spark.sql.types.StructField;
 import org.apache.spark.sql.types.StructType;
 
@@ -70,10 +70,24 @@ public final class TableScan {
     return this;
   }
 
-  /** Prunes with {@code predicate}; rows that do not match may still be returned. */
+  /**
+   * Prunes with {@code predicate}. Its conjuncts over partition columns only are applied exactly:
+   * the plan holds exactly the partitions they select (see {@link #enforcesExactly}). Other rows
+   * that do not match may still be returned.
+   */
   public TableScan withFilter(@Nullable Predicate predicate) {
     this.filter = predicate;
     return this;
+  }
+
+  /**
+   * Whether a plan filtered with {@code predicate} (one conjunct of a filter) returns only rows
+   * that satisfy it, so no reader needs to check it again: true when it reads partition columns
+   * only, which planning tests exactly against each partition's values.
+   */
+  public static boolean enforcesExactly(Predicate predicate, TableSchema schema) {
+    return !predicate.columns().isEmpty()
+        && schema.partitionKeys().containsAll(predicate.columns());
   }
 
   /** Reads only the partition with these exact values. */
@@ -330,12 +344,11 @@ public final class TableScan {
       if (filters.partition() == null) {
         return true;
       }
+      // exact, not may-match: Spark drops partition filters from its plan (enforcesExactly), and
+      // overwrites and partition drops delete what this selects
       return partitionMatches.computeIfAbsent(
           entry.partition(),
-          p -> {
-            InternalRow values = partitionStats.toRow(p);
-            return StatsEvaluator.mayMatch(filters.partition(), partitionStats.exact(values), 1);
-          });
+          p -> ValueEvaluator.test(filters.partition(), partitionStats.values(p)));
     }
   }
 

@@ -1,12 +1,16 @@
 package io.basalt.operation.write;
 
+import io.basalt.BasaltException;
 import io.basalt.data.BinaryRow;
+import io.basalt.data.BinaryRowCodec;
+import io.basalt.data.PartitionPaths;
 import io.basalt.index.IndexFileMeta;
 import io.basalt.index.IndexManifestEntry;
 import io.basalt.index.IndexManifests;
 import io.basalt.manifest.DataFileMeta;
 import io.basalt.manifest.ManifestEntry;
 import io.basalt.options.CompactionSettings;
+import io.basalt.options.TableOptions;
 import io.basalt.snapshot.CommitKind;
 import io.basalt.snapshot.Snapshot;
 import io.basalt.snapshot.SnapshotManager;
@@ -17,12 +21,17 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import javax.annotation.Nullable;
+import org.apache.spark.sql.types.DateType;
+import org.apache.spark.sql.types.StructField;
+import org.apache.spark.sql.types.TimestampNTZType;
+import org.apache.spark.sql.types.TimestampType;
 
 /**
  * What a writer must know of the table before it writes a partition, restored lazily from the base
- * snapshot: the partition's bucket count (an existing partition keeps the count its files were
- * written with, unless overwritten) and each bucket's next sequence number. Also tracks the memory
- * of all bucket buffers of the write.
+ * snapshot: each bucket's files and next sequence number. A partition is written with the table's
+ * configured bucket count, which is also what Spark clusters the rows by; a plain write into a
+ * partition whose files hold another count is refused before its first row is written (see {@link
+ * #totalBuckets}). Also tracks the memory of all bucket buffers of the write.
  */
 final class BucketState {
   private final FileStoreTable table;
@@ -56,8 +65,17 @@ final class BucketState {
     return snapshots.snapshot(baseSnapshotId);
   }
 
+  /**
+   * The bucket count to write {@code partition} with: the configured one.
+   *
+   * @throws BasaltException when this is not an overwrite and the partition's files in the base
+   *     snapshot were written with another count (as Paimon 1.3 refuses it): one commit would then
+   *     hold two counts, and Spark, clustering by the configured count, would let several tasks
+   *     write one old bucket
+   */
   int totalBuckets(BinaryRow partition) {
-    return partition(partition).totalBuckets;
+    partition(partition);
+    return configuredBuckets;
   }
 
   /** The live files of a bucket in the base snapshot; none for an overwrite. */
@@ -142,7 +160,6 @@ final class BucketState {
 
   private Partition restore(BinaryRow partition) {
     Partition state = new Partition();
-    state.totalBuckets = configuredBuckets;
     if (base == null) {
       return state;
     }
@@ -162,16 +179,66 @@ final class BucketState {
     for (ManifestEntry entry : entries) {
       state.maxSequence.merge(entry.bucket(), entry.file().maxSequenceNumber(), Math::max);
       state.files.computeIfAbsent(entry.bucket(), b -> new ArrayList<>()).add(entry.file());
-      if (!overwrite) {
-        // the partition keeps the bucket count its files were written with
-        state.totalBuckets = entry.totalBuckets();
+      if (!overwrite && entry.totalBuckets() != configuredBuckets) {
+        throw bucketCountChanged(partition, entry.totalBuckets());
       }
     }
     return state;
   }
 
+  private BasaltException bucketCountChanged(BinaryRow partition, int previous) {
+    String target;
+    String overwrite;
+    if (table.partitionType().isEmpty()) {
+      target = "table " + table.name();
+      overwrite = "INSERT OVERWRITE " + table.name() + " SELECT * FROM " + table.name();
+    } else {
+      Map<String, String> spec =
+          new PartitionPaths(
+                  table.partitionType(), table.options().get(TableOptions.PARTITION_DEFAULT_NAME))
+              .spec(new BinaryRowCodec(table.partitionType()).toRow(partition));
+      target = "partition " + spec + " of table " + table.name();
+      overwrite = overwritePartition(spec);
+    }
+    return new BasaltException(
+        String.format(
+            "Try to write %s with a new bucket num %d, but the previous bucket num is %d. Nothing"
+                + " was committed. Fix: rescale the data to %d buckets first with %s; it rewrites"
+                + " the data with the new count, and later inserts then work.",
+            target, configuredBuckets, previous, configuredBuckets, overwrite));
+  }
+
+  /** The statement that rewrites one partition with the configured count. */
+  private String overwritePartition(Map<String, String> spec) {
+    for (StructField field : table.partitionType().fields()) {
+      // dates and timestamps are shown in their stored form, which is no SQL literal
+      if (spec.get(field.name()) == null
+          || field.dataType() instanceof DateType
+          || field.dataType() instanceof TimestampType
+          || field.dataType() instanceof TimestampNTZType) {
+        return "INSERT OVERWRITE " + table.name() + " PARTITION (...) of that partition";
+      }
+    }
+    List<String> equalities = new ArrayList<>();
+    spec.forEach(
+        (column, value) ->
+            equalities.add("`" + column + "` = '" + value.replace("'", "\\'") + "'"));
+    List<String> columns = new ArrayList<>();
+    for (String name : table.rowType().fieldNames()) {
+      if (!spec.containsKey(name)) {
+        columns.add("`" + name + "`");
+      }
+    }
+    return String.format(
+        "INSERT OVERWRITE %s PARTITION (%s) SELECT %s FROM %s WHERE %s",
+        table.name(),
+        String.join(", ", equalities),
+        String.join(", ", columns),
+        table.name(),
+        String.join(" AND ", equalities));
+  }
+
   private static final class Partition {
-    private int totalBuckets;
     private final Map<Integer, Long> maxSequence = new HashMap<>();
     private final Map<Integer, List<DataFileMeta>> files = new HashMap<>();
   }

@@ -207,11 +207,22 @@ class DdlIT extends SparkTestBase {
     expected.sort(null);
     assertThat(rows("SELECT * FROM ddl.rescale")).isEqualTo(expected);
 
-    // the old partition keeps its 2 buckets: upserts still replace rows rather than duplicate
-    sql(
-        "INSERT INTO ddl.rescale VALUES %s",
+    // the old partition keeps its 2 buckets, so a plain insert into it is refused (Spark would
+    // cluster its rows by 4 buckets) until it is overwritten too
+    String upserts =
         String.join(
-            ", ", IntStream.range(0, n).mapToObj(i -> "('d2', " + i + ", 'u" + i + "')").toList()));
+            ", ", IntStream.range(0, n).mapToObj(i -> "('d2', " + i + ", 'u" + i + "')").toList());
+    assertThatThrownBy(() -> sql("INSERT INTO ddl.rescale VALUES %s", upserts))
+        .hasMessageContaining(
+            "Try to write partition {dt=d2} of table ddl.rescale with a new bucket num 4, but the"
+                + " previous bucket num is 2");
+    assertThat(dirsUnder(table.resolve("dt=d2"), "bucket-"))
+        .containsExactly("bucket-0", "bucket-1");
+    sql(
+        "INSERT OVERWRITE ddl.rescale PARTITION (dt = 'd2') SELECT id, v FROM ddl.rescale"
+            + " WHERE dt = 'd2'");
+    // upserts then replace rows rather than duplicate them
+    sql("INSERT INTO ddl.rescale VALUES %s", upserts);
     sql("INSERT INTO ddl.rescale VALUES ('d2', %d, 'new')", n);
     expected.removeIf(r -> r.startsWith("d2,"));
     for (int i = 0; i < n; i++) {
@@ -221,6 +232,6 @@ class DdlIT extends SparkTestBase {
     expected.sort(null);
     assertThat(rows("SELECT * FROM ddl.rescale")).isEqualTo(expected);
     assertThat(dirsUnder(table.resolve("dt=d2"), "bucket-"))
-        .containsExactly("bucket-0", "bucket-1");
+        .containsExactly("bucket-0", "bucket-1", "bucket-2", "bucket-3");
   }
 }
