@@ -78,7 +78,7 @@ public class SparkSource implements DataSourceRegister, SupportsCatalogOptions {
     try {
       table =
           FileStoreTable.load(
-              new FileIO(SparkSession.active().sessionState().newHadoopConf()),
+              FileIO.hadoop(SparkSession.active().sessionState().newHadoopConf()),
               root,
               root.getName());
     } catch (TableNotFoundException e) {
