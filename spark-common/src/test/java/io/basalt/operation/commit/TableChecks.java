@@ -67,6 +67,20 @@ final class TableChecks {
         + entry.file().level();
   }
 
+  /** The entries of {@code snapshot}'s delta manifests, for debugging. */
+  static List<String> delta(FileStoreTable table, Snapshot snapshot) {
+    List<String> result = new ArrayList<>();
+    io.basalt.manifest.ManifestFiles manifests = table.manifestFiles();
+    for (io.basalt.manifest.ManifestFileMeta meta :
+        manifests.readManifestList(snapshot.deltaManifestList())) {
+      try (io.basalt.utils.CloseableIterator<ManifestEntry> it =
+          manifests.readManifest(meta.fileName())) {
+        it.forEachRemaining(e -> result.add(e.kind() + " " + key(table, e)));
+      }
+    }
+    return result;
+  }
+
   /** The live files of the latest snapshot, empty for a table without one. */
   static TreeSet<String> latest(FileStoreTable table) {
     return table.latestSnapshot().map(s -> live(table, s)).orElse(new TreeSet<>());
@@ -79,6 +93,15 @@ final class TableChecks {
    * @return what is wrong, empty when nothing is
    */
   static List<String> problems(FileStoreTable table, io.basalt.fs.FileIO raw) {
+    return problems(table, raw, new java.util.HashMap<>());
+  }
+
+  /**
+   * Like {@link #problems(FileStoreTable, io.basalt.fs.FileIO)}, caching each snapshot's files by
+   * its delta manifest list and index manifest (both unique to it, and never rewritten).
+   */
+  static List<String> problems(
+      FileStoreTable table, io.basalt.fs.FileIO raw, Map<String, List<Path>> cache) {
     List<String> problems = new ArrayList<>();
     List<Snapshot> all = new ArrayList<>();
     for (long id : table.snapshotManager().ids()) {
@@ -88,30 +111,38 @@ final class TableChecks {
       all.add(tag.getValue());
     }
     for (Snapshot snapshot : all) {
-      List<ManifestEntry> entries;
+      List<Path> referenced;
       try {
-        entries = table.newScan().liveEntries(snapshot);
+        referenced =
+            cache.computeIfAbsent(
+                snapshot.deltaManifestList() + "|" + snapshot.indexManifest(),
+                k -> referencedFiles(table, raw, snapshot));
       } catch (RuntimeException e) {
         problems.add("snapshot " + snapshot.id() + " unreadable: " + e.getMessage());
         continue;
       }
-      for (ManifestEntry entry : entries) {
-        Path path =
-            new Path(
-                table.dataFilePaths().bucketDir(entry.partition(), entry.bucket()),
-                entry.file().fileName());
+      for (Path path : referenced) {
         if (!raw.exists(path)) {
           problems.add("snapshot " + snapshot.id() + " references deleted " + path);
         }
       }
-      for (IndexManifestEntry entry :
-          new IndexManifests(raw, table.paths()).read(snapshot.indexManifest())) {
-        Path path = new IndexFilePaths(table.paths()).toPath(entry.indexFile());
-        if (!raw.exists(path)) {
-          problems.add("snapshot " + snapshot.id() + " references deleted index " + path);
-        }
-      }
     }
     return problems;
+  }
+
+  private static List<Path> referencedFiles(
+      FileStoreTable table, io.basalt.fs.FileIO raw, Snapshot snapshot) {
+    List<Path> paths = new ArrayList<>();
+    for (ManifestEntry entry : table.newScan().liveEntries(snapshot)) {
+      paths.add(
+          new Path(
+              table.dataFilePaths().bucketDir(entry.partition(), entry.bucket()),
+              entry.file().fileName()));
+    }
+    for (IndexManifestEntry entry :
+        new IndexManifests(raw, table.paths()).read(snapshot.indexManifest())) {
+      paths.add(new IndexFilePaths(table.paths()).toPath(entry.indexFile()));
+    }
+    return paths;
   }
 }
