@@ -66,7 +66,7 @@ public class SparkCatalog
   @Override
   public void initialize(String catalogName, CaseInsensitiveStringMap options) {
     this.name = catalogName;
-    this.fileIO = new FileIO(SparkSession.active().sessionState().newHadoopConf());
+    this.fileIO = FileIO.hadoop(SparkSession.active().sessionState().newHadoopConf());
     if (options.getBoolean(PATH_ONLY, false)) {
       return;
     }

@@ -84,7 +84,7 @@ public class SparkSource
     try {
       table =
           FileStoreTable.load(
-              new FileIO(SparkSession.active().sessionState().newHadoopConf()),
+              FileIO.hadoop(SparkSession.active().sessionState().newHadoopConf()),
               root,
               root.getName());
     } catch (TableNotFoundException e) {

@@ -3,121 +3,68 @@ package io.basalt.fs;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.ObjectInputStream;
-import java.io.ObjectOutputStream;
 import java.io.OutputStream;
 import java.io.Serializable;
-import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.FileAlreadyExistsException;
-import java.nio.file.Files;
-import java.nio.file.Paths;
-import java.util.Arrays;
 import java.util.List;
-import java.util.UUID;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 
 /**
- * File access over Hadoop's FileSystem, so {@code file:}, {@code hdfs:} and {@code s3a:} paths all
- * work. Serializable, so Spark tasks can carry it to executors.
+ * The file operations a table needs. {@link HadoopFileIO} is the production implementation over any
+ * Hadoop file system; {@link InMemoryFileIO} keeps files in memory for fast, deterministic engine
+ * tests. Serializable, so Spark tasks can carry it to executors.
  *
- * <p>Local paths use Hadoop's raw local file system: no {@code .crc} sidecar files appear in the
- * table. {@link #tryCreateAtomically} is the one primitive commits rely on; see its Javadoc for
- * what each file system guarantees.
+ * <p>{@link #tryCreateAtomically} is the one primitive commits rely on: every snapshot is published
+ * through it.
  */
-public final class FileIO implements Serializable {
-  private static final long serialVersionUID = 1L;
-
-  private transient Configuration conf;
-
-  public FileIO(Configuration conf) {
-    this.conf = withRawLocal(new Configuration(conf));
-  }
+public interface FileIO extends Serializable {
 
   /** A FileIO over a default Hadoop configuration (tests, tools). */
-  public static FileIO local() {
-    return new FileIO(new Configuration());
+  static FileIO local() {
+    return new HadoopFileIO(new Configuration());
   }
 
-  private static Configuration withRawLocal(Configuration conf) {
-    conf.set("fs.file.impl", "org.apache.hadoop.fs.RawLocalFileSystem");
-    conf.setBoolean("fs.file.impl.disable.cache", true);
-    return conf;
+  /** A FileIO over the file systems of {@code conf} (the session's Hadoop configuration). */
+  static FileIO hadoop(Configuration conf) {
+    return new HadoopFileIO(conf);
   }
 
-  /** The Hadoop configuration, also handed to Parquet; callers must not modify it. */
-  public Configuration conf() {
-    return conf;
-  }
+  /**
+   * The Hadoop configuration, also handed to Parquet; callers must not modify it. Implementations
+   * that are not backed by Hadoop refuse it.
+   */
+  Configuration conf();
 
-  public FileSystem fileSystem(Path path) {
-    try {
-      return path.getFileSystem(conf);
-    } catch (IOException e) {
-      throw new UncheckedIOException("Failed to access the file system of " + path, e);
-    }
-  }
+  /** The Hadoop file system of {@code path}; implementations not backed by Hadoop refuse it. */
+  FileSystem fileSystem(Path path);
 
-  public boolean exists(Path path) {
-    try {
-      return fileSystem(path).exists(path);
-    } catch (IOException e) {
-      throw new UncheckedIOException("Failed to check whether " + path + " exists", e);
-    }
-  }
+  boolean exists(Path path);
 
-  public InputStream open(Path path) throws IOException {
-    return fileSystem(path).open(path);
-  }
+  InputStream open(Path path) throws IOException;
 
   /** Creates {@code path}, failing if it exists unless {@code overwrite}. */
-  public OutputStream create(Path path, boolean overwrite) throws IOException {
-    return fileSystem(path).create(path, overwrite);
-  }
+  OutputStream create(Path path, boolean overwrite) throws IOException;
 
-  public long size(Path path) {
-    try {
-      return fileSystem(path).getFileStatus(path).getLen();
-    } catch (IOException e) {
-      throw new UncheckedIOException("Failed to read the size of " + path, e);
-    }
-  }
+  long size(Path path);
 
   /** The entries of directory {@code dir}, or none when it does not exist. */
-  public List<FileStatus> list(Path dir) {
-    try {
-      FileSystem fs = fileSystem(dir);
-      if (!fs.exists(dir)) {
-        return List.of();
-      }
-      return Arrays.asList(fs.listStatus(dir));
-    } catch (IOException e) {
-      throw new UncheckedIOException("Failed to list " + dir, e);
-    }
-  }
+  List<FileStatus> list(Path dir);
 
-  public void mkdirs(Path dir) {
-    try {
-      fileSystem(dir).mkdirs(dir);
-    } catch (IOException e) {
-      throw new UncheckedIOException("Failed to create directory " + dir, e);
-    }
-  }
+  void mkdirs(Path dir);
 
   /** Deletes {@code path}; returns false when it did not exist. */
-  public boolean delete(Path path, boolean recursive) {
-    try {
-      return fileSystem(path).delete(path, recursive);
-    } catch (IOException e) {
-      throw new UncheckedIOException("Failed to delete " + path, e);
-    }
-  }
+  boolean delete(Path path, boolean recursive);
+
+  /**
+   * Renames {@code from} to {@code to}; returns false when {@code to} exists or the move failed.
+   */
+  boolean rename(Path from, Path to) throws IOException;
 
   /** Reads a whole small file (metadata JSON) as UTF-8. */
-  public String readUtf8(Path path) throws IOException {
+  default String readUtf8(Path path) throws IOException {
     try (InputStream in = open(path)) {
       ByteArrayOutputStream out = new ByteArrayOutputStream();
       in.transferTo(out);
@@ -126,70 +73,12 @@ public final class FileIO implements Serializable {
   }
 
   /** Writes a small file, replacing it: for best-effort hints such as {@code LATEST}. */
-  public void overwriteUtf8(Path path, String content) throws IOException {
-    Path tmp = tempSibling(path);
-    try (OutputStream out = create(tmp, false)) {
-      out.write(content.getBytes(StandardCharsets.UTF_8));
-    }
-    FileSystem fs = fileSystem(path);
-    fs.delete(path, false);
-    if (!fs.rename(tmp, path)) {
-      fs.delete(tmp, false);
-    }
-  }
+  void overwriteUtf8(Path path, String content) throws IOException;
 
   /**
    * Creates {@code path} with {@code content} only if it does not exist, atomically with respect to
    * other processes doing the same: exactly one of several racing creators gets {@code true}, and a
    * reader never sees a partial file.
-   *
-   * <p>The content goes to a temporary sibling first. On the local file system it is then
-   * hard-linked to the target, which fails if the target exists (a plain rename would silently
-   * replace it). On HDFS a rename fails if the target exists. Object stores have no atomic rename:
-   * there only one writer at a time is safe (docs/format.md).
    */
-  public boolean tryCreateAtomically(Path path, String content) throws IOException {
-    if (exists(path)) {
-      return false;
-    }
-    Path tmp = tempSibling(path);
-    try (OutputStream out = create(tmp, false)) {
-      out.write(content.getBytes(StandardCharsets.UTF_8));
-    }
-    try {
-      return publish(tmp, path);
-    } finally {
-      fileSystem(tmp).delete(tmp, false);
-    }
-  }
-
-  private boolean publish(Path tmp, Path target) throws IOException {
-    FileSystem fs = fileSystem(target);
-    if ("file".equals(fs.getUri().getScheme())) {
-      try {
-        Files.createLink(
-            Paths.get(fs.makeQualified(target).toUri()), Paths.get(fs.makeQualified(tmp).toUri()));
-        return true;
-      } catch (FileAlreadyExistsException e) {
-        return false;
-      }
-    }
-    return fs.rename(tmp, target);
-  }
-
-  private static Path tempSibling(Path path) {
-    return new Path(path.getParent(), "." + path.getName() + "." + UUID.randomUUID() + ".tmp");
-  }
-
-  private void writeObject(ObjectOutputStream out) throws IOException {
-    out.defaultWriteObject();
-    conf.write(out);
-  }
-
-  private void readObject(ObjectInputStream in) throws IOException, ClassNotFoundException {
-    in.defaultReadObject();
-    Configuration restored = new Configuration(false);
-    restored.readFields(in);
-    conf = withRawLocal(restored);
-  }
+  boolean tryCreateAtomically(Path path, String content) throws IOException;
 }

@@ -13,12 +13,15 @@ import java.util.Optional;
 import java.util.OptionalLong;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.Path;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Finds, reads and publishes snapshot files. {@code LATEST} and {@code EARLIEST} are hints only:
  * the snapshot files themselves are the truth.
  */
 public final class SnapshotManager {
+  private static final Logger LOG = LoggerFactory.getLogger(SnapshotManager.class);
   private static final String PREFIX = "snapshot-";
 
   private final FileIO fileIO;
@@ -82,14 +85,24 @@ public final class SnapshotManager {
 
   /**
    * Publishes {@code snapshot} if no snapshot with its id exists yet, then moves the {@code LATEST}
-   * hint. Returns false when another commit took the id first.
+   * hint. Returns false when another commit took the id first. Once the file is created this never
+   * throws: the snapshot stands, and a hint that could not be moved only makes readers list the
+   * directory.
    */
   public boolean tryCommit(Snapshot snapshot) throws IOException {
     boolean created =
         fileIO.tryCreateAtomically(
             paths.snapshotFile(snapshot.id()), SnapshotParser.toJson(snapshot));
     if (created) {
-      writeHint("LATEST", snapshot.id());
+      try {
+        writeHint("LATEST", snapshot.id());
+      } catch (IOException | RuntimeException e) {
+        LOG.warn(
+            "Snapshot {} landed but its LATEST hint in {} was not moved",
+            snapshot.id(),
+            paths.snapshotDir(),
+            e);
+      }
     }
     return created;
   }

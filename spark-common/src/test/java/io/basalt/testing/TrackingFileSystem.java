@@ -37,7 +37,7 @@ public class TrackingFileSystem extends RawLocalFileSystem {
     Configuration conf = new Configuration();
     conf.set("fs.tracking.impl", TrackingFileSystem.class.getName());
     conf.setBoolean("fs.tracking.impl.disable.cache", true);
-    return new FileIO(conf);
+    return FileIO.hadoop(conf);
   }
 
   /** The {@code tracking:} path of local directory {@code dir}. */

@@ -35,7 +35,7 @@ public class UnsizedFileSystem extends RawLocalFileSystem {
     Configuration conf = new Configuration();
     conf.set("fs.unsized.impl", UnsizedFileSystem.class.getName());
     conf.setBoolean("fs.unsized.impl.disable.cache", true);
-    return new FileIO(conf);
+    return FileIO.hadoop(conf);
   }
 
   /** The {@code unsized:} path of local directory {@code dir}. */

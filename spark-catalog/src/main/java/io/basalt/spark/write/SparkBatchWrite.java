@@ -18,12 +18,19 @@ import org.apache.spark.sql.connector.write.BatchWrite;
 import org.apache.spark.sql.connector.write.DataWriterFactory;
 import org.apache.spark.sql.connector.write.PhysicalWriteInfo;
 import org.apache.spark.sql.connector.write.WriterCommitMessage;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The driver side of a write: hands tasks a writer factory pinned to the latest snapshot, then
  * commits all tasks' files once, as one snapshot, or deletes them when the job fails.
+ *
+ * <p>{@code commit} throws only when no snapshot of this write exists (or, as {@link
+ * CommitStateUnknownException}, when that cannot be told); {@code abort} then deletes only files no
+ * snapshot of this write references, and nothing at all after an unknown outcome.
  */
 final class SparkBatchWrite implements BatchWrite {
+  private static final Logger LOG = LoggerFactory.getLogger(SparkBatchWrite.class);
   private final FileStoreTable table;
   private final boolean overwrite;
   private final boolean dynamic;
@@ -77,9 +84,14 @@ final class SparkBatchWrite implements BatchWrite {
   public void abort(WriterCommitMessage[] messages) {
     if (commitStateUnknown) {
       // the snapshot may reference these files: deleting them could corrupt the table
+      LOG.warn(
+          "Write to table {} ended in an unknown commit state: none of its files were deleted;"
+              + " remove_orphan_files deletes them if its snapshot did not land",
+          table.name());
       return;
     }
-    table.newCommit(commitUser).abort(collect(messages));
+    // deletes only files no snapshot of this write references
+    table.newCommit(commitUser).abort(collect(messages), baseSnapshotId);
   }
 
   private static List<CommitMessage> collect(WriterCommitMessage[] messages) {

@@ -20,28 +20,26 @@ import java.util.Set;
 import org.apache.spark.sql.types.DataType;
 
 /**
- * Checks that changes which delete files still fit the latest snapshot: every file they delete is
- * still live (no concurrent compaction or overwrite took it), and afterwards no two files of one
- * level above 0 in a bucket have overlapping key ranges.
+ * Checks a commit's changes against the latest snapshot, for every commit kind, reading only the
+ * partitions the changes touch. A conflict is real only when: a file the commit deletes is no
+ * longer live (deleted twice); the new files of a partition disagree with the bucket count of the
+ * files that stay in it; or two files of one level above 0 in a bucket overlap in keys. A newer
+ * snapshot alone is never a conflict.
  */
 final class ConflictDetector {
   private final FileStoreTable table;
+  private final TouchedEntries touched;
 
   ConflictDetector(FileStoreTable table) {
     this.table = table;
+    this.touched = new TouchedEntries(table.manifestFiles(), table.partitionType(), table.name());
   }
 
   /** Throws {@link CommitConflictException} when {@code changes} conflict with {@code latest}. */
   void check(Snapshot latest, List<ManifestEntry> changes) {
-    Set<List<Object>> buckets = new HashSet<>();
-    for (ManifestEntry change : changes) {
-      buckets.add(List.of(change.partition(), change.bucket()));
-    }
     Map<FileIdentifier, ManifestEntry> live = new LinkedHashMap<>();
-    for (ManifestEntry entry : table.newScan().liveEntries(latest)) {
-      if (buckets.contains(List.of(entry.partition(), entry.bucket()))) {
-        live.put(entry.identifier(), entry);
-      }
+    for (ManifestEntry entry : touched.live(latest, CommitChanges.partitions(changes))) {
+      live.put(entry.identifier(), entry);
     }
     for (ManifestEntry change : changes) {
       if (change.kind() == FileKind.DELETE && live.remove(change.identifier()) == null) {
@@ -57,28 +55,71 @@ final class ConflictDetector {
                 change.file().level()));
       }
     }
+    checkBucketCounts(latest, live.values(), changes);
     for (ManifestEntry change : changes) {
       if (change.kind() == FileKind.ADD) {
         live.put(change.identifier(), change);
       }
     }
     if (table.hasPrimaryKey()) {
-      checkLevelsDoNotOverlap(latest, live.values());
+      checkLevelsDoNotOverlap(latest, live.values(), changes);
     }
   }
 
-  private void checkLevelsDoNotOverlap(Snapshot latest, Iterable<ManifestEntry> entries) {
+  /** The files a commit adds must use the bucket count of the files that remain in a partition. */
+  private void checkBucketCounts(
+      Snapshot latest, Iterable<ManifestEntry> remaining, List<ManifestEntry> changes) {
+    Map<BinaryRow, ManifestEntry> counts = new HashMap<>();
+    for (ManifestEntry entry : remaining) {
+      counts.putIfAbsent(entry.partition(), entry);
+    }
+    for (ManifestEntry change : changes) {
+      ManifestEntry existing = counts.get(change.partition());
+      if (change.kind() == FileKind.ADD
+          && existing != null
+          && existing.totalBuckets() != change.totalBuckets()) {
+        throw new CommitConflictException(
+            String.format(
+                "Commit to table %s conflicts with snapshot %s: file %s was written for %s buckets"
+                    + " but %s has %s buckets (file %s). Nothing was committed. Fix:"
+                    + " change a partition's bucket count only with INSERT OVERWRITE of the whole"
+                    + " partition (rescale), then write again.",
+                table.name(),
+                latest.id(),
+                change.file().fileName(),
+                change.totalBuckets(),
+                describe(change.partition()),
+                existing.totalBuckets(),
+                existing.file().fileName()));
+      }
+    }
+  }
+
+  private String describe(BinaryRow partition) {
+    String path = table.dataFilePaths().partitionPath(partition);
+    return path.isEmpty() ? "the (unpartitioned) table" : "partition '" + path + "'";
+  }
+
+  private void checkLevelsDoNotOverlap(
+      Snapshot latest, Iterable<ManifestEntry> entries, List<ManifestEntry> changes) {
+    Set<List<Object>> changedRuns = new HashSet<>();
+    for (ManifestEntry change : changes) {
+      if (change.kind() == FileKind.ADD && change.file().level() > 0) {
+        changedRuns.add(List.of(change.partition(), change.bucket(), change.file().level()));
+      }
+    }
+    if (changedRuns.isEmpty()) {
+      return;
+    }
     KeyValueLayout layout = new KeyValueLayout(table.schema());
     List<DataType> keyTypes = layout.keyTypes();
     BinaryRowCodec codec = new BinaryRowCodec(layout.keyType());
     RowComparator order = new RowComparator(keyTypes);
     Map<List<Object>, List<DataFileMeta>> runs = new HashMap<>();
     for (ManifestEntry entry : entries) {
-      if (entry.file().level() > 0) {
-        runs.computeIfAbsent(
-                List.of(entry.partition(), entry.bucket(), entry.file().level()),
-                k -> new ArrayList<>())
-            .add(entry.file());
+      List<Object> run = List.of(entry.partition(), entry.bucket(), entry.file().level());
+      if (changedRuns.contains(run)) {
+        runs.computeIfAbsent(run, k -> new ArrayList<>()).add(entry.file());
       }
     }
     for (Map.Entry<List<Object>, List<DataFileMeta>> run : runs.entrySet()) {
