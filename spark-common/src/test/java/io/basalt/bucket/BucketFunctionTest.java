@@ -5,6 +5,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.basalt.data.BinaryRow;
 import io.basalt.data.BinaryRowCodec;
+import org.apache.paimon.data.GenericRow;
+import org.apache.paimon.data.serializer.InternalRowSerializer;
+import org.apache.paimon.utils.SerializationUtils;
 import org.apache.spark.sql.catalyst.expressions.GenericInternalRow;
 import org.apache.spark.sql.types.DataTypes;
 import org.junit.jupiter.api.Test;
@@ -57,18 +60,34 @@ class BucketFunctionTest {
   }
 
   @Test
-  void everyNanIsOneKeyAndNegativeZeroIsItsOwnKeyAsInPaimon() {
+  void nanAndNegativeZeroKeysHaveTheBytesPaimonWrites() {
     BinaryRowCodec doubles = new BinaryRowCodec(DataTypes.DoubleType);
     BinaryRowCodec floats = new BinaryRowCodec(DataTypes.FloatType);
     double otherNan = Double.longBitsToDouble(0xfff8000000000001L);
     float otherFloatNan = Float.intBitsToFloat(0xffc00001);
     assertThat(Double.isNaN(otherNan) && Float.isNaN(otherFloatNan)).isTrue();
-    // Paimon's row writer stores the canonical NaN, so every NaN key lands in one bucket, and the
-    // write distribution (the same codec) sends it to the task that writes that bucket
-    assertThat(doubles.toBinary(new GenericInternalRow(new Object[] {otherNan})))
-        .isEqualTo(doubles.toBinary(new GenericInternalRow(new Object[] {Double.NaN})));
-    assertThat(floats.toBinary(new GenericInternalRow(new Object[] {otherFloatNan})))
-        .isEqualTo(floats.toBinary(new GenericInternalRow(new Object[] {Float.NaN})));
+    // a key's bucket is the hash of these bytes: they must be Paimon's, NaN payload and sign of
+    // zero included, or Basalt and Paimon would put the same key in different buckets
+    for (double value : new double[] {otherNan, Double.NaN, -0.0, 0.0}) {
+      assertThat(
+              BinaryRowCodec.serialize(
+                  doubles.toBinary(new GenericInternalRow(new Object[] {value}))))
+          .as("DOUBLE %s", Double.doubleToRawLongBits(value))
+          .isEqualTo(
+              SerializationUtils.serializeBinaryRow(
+                  new InternalRowSerializer(org.apache.paimon.types.DataTypes.DOUBLE())
+                      .toBinaryRow(GenericRow.of(value))));
+    }
+    for (float value : new float[] {otherFloatNan, Float.NaN, -0.0f, 0.0f}) {
+      assertThat(
+              BinaryRowCodec.serialize(
+                  floats.toBinary(new GenericInternalRow(new Object[] {value}))))
+          .as("FLOAT %s", Float.floatToRawIntBits(value))
+          .isEqualTo(
+              SerializationUtils.serializeBinaryRow(
+                  new InternalRowSerializer(org.apache.paimon.types.DataTypes.FLOAT())
+                      .toBinaryRow(GenericRow.of(value))));
+    }
     // -0.0 keeps its sign bit, as in Paimon: it is a key of its own, which reads still find for
     // "= 0.0" because no read prunes buckets by hashing a key literal
     assertThat(doubles.toBinary(new GenericInternalRow(new Object[] {-0.0})))
