@@ -16,16 +16,19 @@ public class BasaltException extends RuntimeException implements SparkThrowable 
   private final Map<String, String> parameters;
 
   public BasaltException(String message) {
-    this(BasaltErrorClass.BASALT_ERROR, Map.of(), message, null);
+    this(BasaltErrorClass.BASALT_ERROR, Map.of(), message);
   }
 
   public BasaltException(String message, Throwable cause) {
     this(BasaltErrorClass.BASALT_ERROR, Map.of(), message, cause);
   }
 
+  // Without a cause argument the cause stays unset, so callers may still initCause() it.
   public BasaltException(
       BasaltErrorClass errorClass, Map<String, String> parameters, String message) {
-    this(errorClass, parameters, message, null);
+    super(message);
+    this.errorClass = Objects.requireNonNull(errorClass, "errorClass");
+    this.parameters = Map.copyOf(parameters);
   }
 
   /**

@@ -87,6 +87,9 @@ class OptionErrorsTest {
     assertThat(e.getMessageParameters()).isEmpty();
     e.getMessageParameters().put("x", "y");
     assertThat(e.getMessageParameters()).isEmpty();
+    // a cause may still be attached later, as readers of truncated files do
+    java.io.EOFException eof = new java.io.EOFException("end");
+    assertThat(new BasaltException("later").initCause(eof).getCause()).isSameAs(eof);
     assertThatThrownBy(() -> new BasaltException(null, Map.of(), "m", null))
         .isInstanceOf(NullPointerException.class)
         .hasMessage("errorClass");

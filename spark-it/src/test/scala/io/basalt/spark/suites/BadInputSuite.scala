@@ -18,7 +18,9 @@ class BadInputSuite extends BasaltQueryTest {
   }
 
   test("a null primary key is rejected and nothing is committed") {
-    sql("CREATE TABLE bad.pk (id INT, v STRING) TBLPROPERTIES ('primary-key' = 'id', 'bucket' = '1')")
+    sql(
+      "CREATE TABLE bad.pk (id INT, v STRING) TBLPROPERTIES ('primary-key' = 'id'," +
+        " 'bucket' = '1')")
     val e = intercept[Exception](sql("INSERT INTO bad.pk VALUES (1, 'a'), (NULL, 'b')").collect())
     assertMessage(e, "id")
     assert(snapshotFiles("bad", "pk").isEmpty)
@@ -33,7 +35,8 @@ class BadInputSuite extends BasaltQueryTest {
     assertNoTable("missing_pk")
 
     val word = basaltError(sql(
-      "CREATE TABLE bad.word_bucket (id INT) TBLPROPERTIES ('primary-key' = 'id', 'bucket' = 'five')"))
+      "CREATE TABLE bad.word_bucket (id INT) TBLPROPERTIES ('primary-key' = 'id'," +
+        " 'bucket' = 'five')"))
     checkError(
       word,
       condition = "BASALT_INVALID_OPTION",
@@ -59,7 +62,8 @@ class BadInputSuite extends BasaltQueryTest {
     assertNoTable("no_bucket")
 
     val dynamic = basaltError(sql(
-      "CREATE TABLE bad.dynamic_bucket (id INT) TBLPROPERTIES ('primary-key' = 'id', 'bucket' = '-1')"))
+      "CREATE TABLE bad.dynamic_bucket (id INT) TBLPROPERTIES ('primary-key' = 'id'," +
+        " 'bucket' = '-1')"))
     assertMessage(dynamic, "-1", "'bucket' = N")
     assertNoTable("dynamic_bucket")
   }
@@ -115,7 +119,9 @@ class BadInputSuite extends BasaltQueryTest {
   }
 
   private def createWithTwoCommits(table: String): String = {
-    sql(s"CREATE TABLE bad.$table (id INT, v STRING) TBLPROPERTIES ('primary-key' = 'id', 'bucket' = '1')")
+    sql(
+      s"CREATE TABLE bad.$table (id INT, v STRING) TBLPROPERTIES ('primary-key' = 'id'," +
+        " 'bucket' = '1')")
     sql(s"INSERT INTO bad.$table VALUES (1, 'a')")
     sql(s"INSERT INTO bad.$table VALUES (2, 'b')")
     s"bad.$table"
@@ -123,7 +129,8 @@ class BadInputSuite extends BasaltQueryTest {
 
   test("a corrupt snapshot file is named") {
     val table = createWithTwoCommits("corrupt_snapshot")
-    Files.writeString(tableDir("bad", "corrupt_snapshot").toPath.resolve("snapshot/snapshot-2"), "{ not json")
+    val snapshot = tableDir("bad", "corrupt_snapshot").toPath.resolve("snapshot/snapshot-2")
+    Files.writeString(snapshot, "{ not json")
     val e = basaltError(sql(s"SELECT * FROM $table").collect())
     assertMessage(e, "snapshot-2")
   }
@@ -141,8 +148,8 @@ class BadInputSuite extends BasaltQueryTest {
   test("a deleted manifest file is named, as corrupt metadata with its path") {
     val table = createWithTwoCommits("no_manifest")
     val manifestDir = new java.io.File(tableDir("bad", "no_manifest"), "manifest")
-    val dataManifests =
-      manifestDir.list().toSeq.filter(n => n.startsWith("manifest-") && !n.startsWith("manifest-list"))
+    val dataManifests = manifestDir.list().toSeq
+      .filter(n => n.startsWith("manifest-") && !n.startsWith("manifest-list"))
     assert(dataManifests.nonEmpty)
     dataManifests.foreach(n => Files.delete(manifestDir.toPath.resolve(n)))
     val e = basaltError(sql(s"SELECT * FROM $table").collect())

@@ -26,7 +26,9 @@ class BasaltErrorClassesSuite extends BasaltQueryTest {
     FileStoreTable.load(FileIO.local(), new Path(tableDir("errs", name).toURI), s"errs.$name")
 
   test("BASALT_INVALID_OPTION names the option, the value and the table") {
-    sql("CREATE TABLE errs.opt (id INT, v STRING) TBLPROPERTIES ('primary-key' = 'id', 'bucket' = '1')")
+    sql(
+      "CREATE TABLE errs.opt (id INT, v STRING) TBLPROPERTIES ('primary-key' = 'id'," +
+        " 'bucket' = '1')")
     val e = basaltError(
       sql("ALTER TABLE errs.opt SET TBLPROPERTIES ('num-sorted-run.compaction-trigger' = '0')"))
     checkError(
@@ -88,14 +90,16 @@ class BasaltErrorClassesSuite extends BasaltQueryTest {
     sql("INSERT INTO errs.conflict VALUES (1, 'a')")
     sql("INSERT INTO errs.conflict VALUES (1, 'b')")
     val table = engineTable("conflict")
-    val stale = table.newScan().plan().splits().asScala.map(new BucketCompactor(table).compact(_, true))
+    val compactor = new BucketCompactor(table)
+    val stale = table.newScan().plan().splits().asScala.map(compactor.compact(_, true))
     sql("CALL sys.compact(table => 'errs.conflict', compact_strategy => 'full')")
     val before = snapshotFiles("errs", "conflict")
     val e = basaltError(
       engineTable("conflict")
         .newCommit(UUID.randomUUID().toString)
         .commitCompaction(stale.asJava, Snapshot.BATCH_COMMIT_IDENTIFIER))
-    checkError(e, condition = "BASALT_COMMIT_CONFLICT", sqlState = Some("40001"), parameters = Map())
+    checkError(
+      e, condition = "BASALT_COMMIT_CONFLICT", sqlState = Some("40001"), parameters = Map())
     assertMessage(e, "errs.conflict")
     assert(snapshotFiles("errs", "conflict") == before)
     checkAnswer(sql("SELECT * FROM errs.conflict"), org.apache.spark.sql.Row(1, "b"))
@@ -105,8 +109,9 @@ class BasaltErrorClassesSuite extends BasaltQueryTest {
   // the class, SQLSTATE and cause as Spark's SparkThrowable interface reports them.
   test("BASALT_COMMIT_STATE_UNKNOWN keeps its cause") {
     val cause = new java.io.IOException("rename timed out")
-    val e = new CommitStateUnknownException("Commit to table errs.x may or may not have happened", cause)
-    checkError(e, condition = "BASALT_COMMIT_STATE_UNKNOWN", sqlState = Some("58030"), parameters = Map())
+    val e = new CommitStateUnknownException("Commit to table errs.x may have happened", cause)
+    checkError(
+      e, condition = "BASALT_COMMIT_STATE_UNKNOWN", sqlState = Some("58030"), parameters = Map())
     assert(e.getCause eq cause)
     assert(!e.isInternalError)
   }

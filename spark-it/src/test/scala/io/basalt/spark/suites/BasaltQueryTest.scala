@@ -20,8 +20,16 @@ import org.apache.spark.network.util.JavaUtils
  * The base of Basalt's ScalaTest suites: Spark's QueryTest over one shared local[2] session per
  * suite, with the Basalt catalog `paimon` as the default catalog and the session extensions
  * installed through the same configuration keys a user sets, over a fresh warehouse per suite.
+ *
+ * Spark's test session is stricter than the JUnit SparkTestBase on purpose: the JVM time zone is
+ * America/Los_Angeles, codegen never falls back to interpretation, a task that leaks managed
+ * memory fails, `file:` goes through Spark's DebugFilesystem (a stream left open after a test
+ * fails it), and the optimizer keeps local relations as they are written.
  */
-abstract class BasaltQueryTest extends QueryTest with SharedSparkSession with AdaptiveSparkPlanHelper {
+abstract class BasaltQueryTest
+    extends QueryTest
+    with SharedSparkSession
+    with AdaptiveSparkPlanHelper {
 
   /** This suite's own warehouse; created before the session, deleted after it stops. */
   protected lazy val warehouse: File = Files.createTempDirectory("basalt-suite-").toFile

@@ -1,6 +1,7 @@
 package io.basalt.spark.suites
 
 import org.apache.spark.sql.Row
+import org.scalatest.exceptions.TestFailedException
 
 /** The base suite's own helpers, on a small bucketed primary-key table. */
 class BasaltQueryTestSuite extends BasaltQueryTest {
@@ -36,7 +37,8 @@ class BasaltQueryTestSuite extends BasaltQueryTest {
     val df = sql("SELECT count(*) FROM harness.t")
     checkAnswer(df, Row(40L))
     assert(bucketsRead(df) == Seq(0, 1, 2, 3))
-    val e = intercept[org.scalatest.exceptions.TestFailedException](metric(executedScan(sql("SELECT * FROM harness.t")), "nope"))
+    val scan = executedScan(sql("SELECT * FROM harness.t"))
+    val e = intercept[TestFailedException](metric(scan, "nope"))
     assert(e.getMessage.contains("no metric nope"))
   }
 }

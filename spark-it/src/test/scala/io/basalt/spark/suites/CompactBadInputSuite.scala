@@ -23,7 +23,8 @@ class CompactBadInputSuite extends BasaltQueryTest {
   }
 
   private def latestSnapshotId(name: String): Long = {
-    val table = FileStoreTable.load(FileIO.local(), new Path(tableDir(db, name).toURI), s"$db.$name")
+    val dir = new Path(tableDir(db, name).toURI)
+    val table = FileStoreTable.load(FileIO.local(), dir, s"$db.$name")
     val id = table.snapshotManager().latestSnapshotId()
     if (id.isPresent) id.getAsLong else 0L
   }
@@ -94,7 +95,8 @@ class CompactBadInputSuite extends BasaltQueryTest {
     assertRejected(
       "CALL sys.compact(table => '%s.pk', partitions => 'id=1')",
       "'id' in partitions is not a partition column; the partition columns are dt")
-    assertRejected("CALL sys.compact(table => '%s.pk', partitions => 'dt')", "invalid partitions 'dt'")
+    assertRejected(
+      "CALL sys.compact(table => '%s.pk', partitions => 'dt')", "invalid partitions 'dt'")
     assertRejected(
       "CALL sys.compact(table => '%s.pk', where => 'id > 0')",
       "cannot evaluate where 'id > 0'",

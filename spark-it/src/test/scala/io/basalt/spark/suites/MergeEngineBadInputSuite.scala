@@ -13,7 +13,7 @@ class MergeEngineBadInputSuite extends BasaltQueryTest {
     sql("CREATE DATABASE IF NOT EXISTS bad")
   }
 
-  /** CREATE TABLE bad.{name} (k INT, a INT, s STRING, g INT, h INT, arr ...) fails with `messages`. */
+  /** CREATE TABLE bad.{name} (k, a, s, g, h, arr) fails naming the table and `messages`. */
   private def createFails(name: String, properties: String, messages: String*) = {
     val e = basaltError(sql(
       s"CREATE TABLE bad.$name (k INT, a INT, s STRING, g INT, h INT," +
@@ -30,14 +30,20 @@ class MergeEngineBadInputSuite extends BasaltQueryTest {
     checkError(
       e,
       condition = "BASALT_INVALID_OPTION",
-      parameters = Map("option" -> "merge-engine", "value" -> "latest", "owner" -> "table bad.engine"))
+      parameters =
+        Map("option" -> "merge-engine", "value" -> "latest", "owner" -> "table bad.engine"))
   }
 
   test("unknown aggregate function") {
     createFails(
-      "fn", "'merge-engine' = 'aggregation', 'fields.a.aggregate-function' = 'median'", "median", "'a'")
+      "fn",
+      "'merge-engine' = 'aggregation', 'fields.a.aggregate-function' = 'median'",
+      "median",
+      "'a'")
     createFails(
-      "default_fn", "'merge-engine' = 'aggregation', 'fields.default-aggregate-function' = 'avg'", "avg")
+      "default_fn",
+      "'merge-engine' = 'aggregation', 'fields.default-aggregate-function' = 'avg'",
+      "avg")
   }
 
   test("unknown default function on partial-update") {
@@ -50,7 +56,10 @@ class MergeEngineBadInputSuite extends BasaltQueryTest {
 
   test("function on an unsupported type") {
     createFails(
-      "sum_string", "'merge-engine' = 'aggregation', 'fields.s.aggregate-function' = 'sum'", "sum", "'s'")
+      "sum_string",
+      "'merge-engine' = 'aggregation', 'fields.s.aggregate-function' = 'sum'",
+      "sum",
+      "'s'")
   }
 
   test("aggregate function on a non-existing column") {
@@ -126,7 +135,8 @@ class MergeEngineBadInputSuite extends BasaltQueryTest {
       "product",
       "'s'")
     assertMessage(
-      basaltError(sql("ALTER TABLE bad.alter_me SET TBLPROPERTIES ('fields.a.sequence-group' = 's')")),
+      basaltError(
+        sql("ALTER TABLE bad.alter_me SET TBLPROPERTIES ('fields.a.sequence-group' = 's')")),
       "'fields.a.sequence-group'",
       "'partial-update'")
     sql("ALTER TABLE bad.alter_me SET TBLPROPERTIES ('fields.a.aggregate-function' = 'sum')")
