@@ -23,8 +23,8 @@ import org.apache.spark.network.util.JavaUtils
  *
  * Spark's test session is stricter than the JUnit SparkTestBase on purpose: the JVM time zone is
  * America/Los_Angeles, codegen never falls back to interpretation, a task that leaks managed
- * memory fails, `file:` goes through Spark's DebugFilesystem (a stream left open after a test
- * fails it), and the optimizer keeps local relations as they are written.
+ * memory fails, Hadoop's `file:` file system is Spark's DebugFilesystem (a stream opened through
+ * it and left open after a test fails it), and the optimizer keeps local relations as written.
  */
 abstract class BasaltQueryTest
     extends QueryTest
