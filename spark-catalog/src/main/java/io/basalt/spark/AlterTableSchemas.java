@@ -1,5 +1,6 @@
 package io.basalt.spark;
 
+import io.basalt.BasaltErrorClass;
 import io.basalt.BasaltException;
 import io.basalt.options.TableOptions;
 import io.basalt.schema.SchemaChange;
@@ -101,6 +102,8 @@ final class AlterTableSchemas {
 
   private static BasaltException unsupported(FileStoreTable table, String what) {
     return new BasaltException(
+        BasaltErrorClass.BASALT_UNSUPPORTED_FEATURE,
+        Map.of("feature", what, "table", table.name()),
         String.format(
             "ALTER TABLE %s: %s is not supported. Basalt supports SET/UNSET TBLPROPERTIES, ADD"
                 + " COLUMNS, RENAME COLUMN, DROP COLUMN and ALTER COLUMN (TYPE, COMMENT, DROP NOT"

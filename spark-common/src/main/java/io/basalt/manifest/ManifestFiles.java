@@ -1,5 +1,6 @@
 package io.basalt.manifest;
 
+import io.basalt.BasaltErrorClass;
 import io.basalt.BasaltException;
 import io.basalt.avro.RowWriter;
 import io.basalt.data.BinaryRow;
@@ -12,6 +13,7 @@ import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicInteger;
 import javax.annotation.Nullable;
@@ -90,7 +92,9 @@ public final class ManifestFiles {
       return fileIO.open(path);
     } catch (FileNotFoundException e) {
       throw new MissingFileException(
-          String.format("%s %s%s does not exist.%s", what, path, of(context), fix(context)), e);
+          path,
+          String.format("%s %s%s does not exist.%s", what, path, of(context), fix(context)),
+          e);
     } catch (IOException e) {
       throw new UncheckedIOException("Failed to open " + what.toLowerCase() + " " + path, e);
     }
@@ -115,13 +119,20 @@ public final class ManifestFiles {
       return e;
     }
     return new BasaltException(
-        String.format("%s (%s %s%s).%s", e.getMessage(), what, path, of(context), fix(context)), e);
+        BasaltErrorClass.BASALT_CORRUPT_METADATA,
+        Map.of("path", path.toString()),
+        String.format("%s (%s %s%s).%s", e.getMessage(), what, path, of(context), fix(context)),
+        e);
   }
 
   /** A metadata file that does not exist; its message already names the context. */
   private static final class MissingFileException extends BasaltException {
-    MissingFileException(String message, Throwable cause) {
-      super(message, cause);
+    MissingFileException(Path path, String message, Throwable cause) {
+      super(
+          BasaltErrorClass.BASALT_CORRUPT_METADATA,
+          Map.of("path", path.toString()),
+          message,
+          cause);
     }
   }
 

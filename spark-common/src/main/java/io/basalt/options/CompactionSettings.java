@@ -37,7 +37,10 @@ public record CompactionSettings(
     int stop =
         options.getOptional(CompactionOptions.NUM_SORTED_RUNS_STOP_TRIGGER).orElse(trigger + 3);
     if (stop < trigger) {
-      throw new BasaltException(
+      throw OptionErrors.invalidOption(
+          CompactionOptions.NUM_SORTED_RUNS_STOP_TRIGGER.key(),
+          stop,
+          options.owner(),
           String.format(
               "Invalid value '%s' for option '%s' on %s: it must be at least '%s' (%s). Fix: set"
                   + " '%s' >= %s or leave it unset.",
@@ -47,14 +50,19 @@ public record CompactionSettings(
               CompactionOptions.NUM_SORTED_RUNS_COMPACTION_TRIGGER.key(),
               trigger,
               CompactionOptions.NUM_SORTED_RUNS_STOP_TRIGGER.key(),
-              trigger));
+              trigger),
+          null);
     }
     int levels = options.getOptional(CompactionOptions.NUM_LEVELS).orElse(trigger + 1);
     if (levels < 2) {
-      throw new BasaltException(
+      throw OptionErrors.invalidOption(
+          CompactionOptions.NUM_LEVELS.key(),
+          levels,
+          options.owner(),
           String.format(
               "Invalid value '%s' for option '%s' on %s: a merge tree needs at least 2 levels.",
-              levels, CompactionOptions.NUM_LEVELS.key(), options.owner()));
+              levels, CompactionOptions.NUM_LEVELS.key(), options.owner()),
+          null);
     }
     int amplification = options.get(CompactionOptions.MAX_SIZE_AMPLIFICATION_PERCENT);
     positive(options, CompactionOptions.MAX_SIZE_AMPLIFICATION_PERCENT, amplification);
@@ -97,7 +105,10 @@ public record CompactionSettings(
 
   private static BasaltException invalid(
       Options options, ConfigOption<Integer> option, int value, String expected) {
-    return new BasaltException(
+    return OptionErrors.invalidOption(
+        option.key(),
+        value,
+        options.owner(),
         String.format(
             "Invalid value '%s' for option '%s' on %s: expected %s. Fix: ALTER TABLE ... SET"
                 + " TBLPROPERTIES ('%s' = '<value>') or leave it unset%s.",
@@ -106,6 +117,7 @@ public record CompactionSettings(
             options.owner(),
             expected,
             option.key(),
-            option.defaultValue() == null ? "" : " (default " + option.defaultValue() + ")"));
+            option.defaultValue() == null ? "" : " (default " + option.defaultValue() + ")"),
+        null);
   }
 }

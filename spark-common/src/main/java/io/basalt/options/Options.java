@@ -1,6 +1,5 @@
 package io.basalt.options;
 
-import io.basalt.BasaltException;
 import java.util.Map;
 import java.util.Optional;
 
@@ -39,7 +38,10 @@ public final class Options {
     try {
       return option.parse(raw);
     } catch (RuntimeException e) {
-      throw new BasaltException(
+      throw OptionErrors.invalidOption(
+          option.key(),
+          raw,
+          owner,
           String.format(
               "Invalid value '%s' for option '%s' on %s: %s. Fix: set '%s' to a valid value%s.",
               raw,

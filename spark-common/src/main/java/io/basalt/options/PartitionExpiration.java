@@ -57,11 +57,15 @@ public record PartitionExpiration(
     checkMaxExpires(
         maxExpires, "option '" + PartitionOptions.PARTITION_EXPIRATION_MAX_NUM.key() + "'", owner);
     if (expiration != null && partitionKeys.isEmpty()) {
-      throw new BasaltException(
+      throw OptionErrors.invalidOption(
+          PartitionOptions.PARTITION_EXPIRATION_TIME.key(),
+          options.raw(PartitionOptions.PARTITION_EXPIRATION_TIME.key()).orElse(""),
+          owner,
           String.format(
               "Option '%s' is set on %s, which has no partition columns. Fix: partition the table"
                   + " (PARTITIONED BY) or remove the option.",
-              PartitionOptions.PARTITION_EXPIRATION_TIME.key(), owner));
+              PartitionOptions.PARTITION_EXPIRATION_TIME.key(), owner),
+          null);
     }
     return new PartitionExpiration(expiration, interval, strategy, formatter, pattern, maxExpires);
   }
@@ -79,7 +83,10 @@ public record PartitionExpiration(
     try {
       DateTimeFormatter.ofPattern(formatter, Locale.ROOT);
     } catch (IllegalArgumentException e) {
-      throw new BasaltException(
+      throw OptionErrors.invalidValue(
+          label,
+          formatter,
+          owner,
           String.format(
               "Invalid value '%s' for %s on %s: %s. Fix: use a java.time DateTimeFormatter"
                   + " pattern such as 'yyyyMMdd' or 'yyyy-MM-dd HH'.",
@@ -99,7 +106,10 @@ public record PartitionExpiration(
     while (matcher.find()) {
       any = true;
       if (!partitionKeys.contains(matcher.group(1))) {
-        throw new BasaltException(
+        throw OptionErrors.invalidValue(
+            label,
+            pattern,
+            owner,
             String.format(
                 "Invalid value '%s' for %s on %s: '$%s' is no partition column; the partition"
                     + " columns are %s. Fix: write '$<column>' for partition columns only.",
@@ -107,25 +117,34 @@ public record PartitionExpiration(
                 label,
                 owner,
                 matcher.group(1),
-                partitionKeys.isEmpty() ? "none" : String.join(", ", partitionKeys)));
+                partitionKeys.isEmpty() ? "none" : String.join(", ", partitionKeys)),
+            null);
       }
     }
     if (!any) {
-      throw new BasaltException(
+      throw OptionErrors.invalidValue(
+          label,
+          pattern,
+          owner,
           String.format(
               "Invalid value '%s' for %s on %s: it names no partition column. Fix: use"
                   + " '$<column>' placeholders, e.g. '$%s'.",
-              pattern, label, owner, partitionKeys.isEmpty() ? "dt" : partitionKeys.get(0)));
+              pattern, label, owner, partitionKeys.isEmpty() ? "dt" : partitionKeys.get(0)),
+          null);
     }
   }
 
   /** Checks that {@code maxExpires} is at least 1. */
   public static void checkMaxExpires(int maxExpires, String label, String owner) {
     if (maxExpires < 1) {
-      throw new BasaltException(
+      throw OptionErrors.invalidValue(
+          label,
+          maxExpires,
+          owner,
           String.format(
               "Invalid value '%s' for %s on %s: expected an integer >= 1.",
-              maxExpires, label, owner));
+              maxExpires, label, owner),
+          null);
     }
   }
 }

@@ -25,7 +25,10 @@ public record SnapshotRetention(int retainMin, int retainMax, long timeRetainedM
       min = max; // a maximum below the default minimum lowers the minimum with it
     }
     if (max < min) {
-      throw new BasaltException(
+      throw OptionErrors.invalidOption(
+          SnapshotOptions.SNAPSHOT_NUM_RETAINED_MAX.key(),
+          max,
+          options.owner(),
           String.format(
               "Invalid snapshot retention on %s: '%s' (%s) is below '%s' (%s). Fix: set '%s' >= %s"
                   + " or lower '%s'.",
@@ -36,7 +39,8 @@ public record SnapshotRetention(int retainMin, int retainMax, long timeRetainedM
               min,
               SnapshotOptions.SNAPSHOT_NUM_RETAINED_MAX.key(),
               min,
-              SnapshotOptions.SNAPSHOT_NUM_RETAINED_MIN.key()));
+              SnapshotOptions.SNAPSHOT_NUM_RETAINED_MIN.key()),
+          null);
     }
     int limit = options.get(SnapshotOptions.SNAPSHOT_EXPIRE_LIMIT);
     atLeastOne(options, SnapshotOptions.SNAPSHOT_EXPIRE_LIMIT, limit);
@@ -46,11 +50,15 @@ public record SnapshotRetention(int retainMin, int retainMax, long timeRetainedM
 
   private static void atLeastOne(Options options, ConfigOption<Integer> option, int value) {
     if (value < 1) {
-      throw new BasaltException(
+      throw OptionErrors.invalidOption(
+          option.key(),
+          value,
+          options.owner(),
           String.format(
               "Invalid value '%s' for option '%s' on %s: expected an integer >= 1. Fix: set '%s'"
                   + " to at least 1 (default %s).",
-              value, option.key(), options.owner(), option.key(), option.defaultValue()));
+              value, option.key(), options.owner(), option.key(), option.defaultValue()),
+          null);
     }
   }
 }

@@ -1,6 +1,8 @@
 package io.basalt.operation.commit;
 
+import io.basalt.BasaltErrorClass;
 import io.basalt.BasaltException;
+import java.util.Map;
 
 /**
  * A commit lost to concurrent commits more often than allowed, or conflicts with one. Nothing of it
@@ -8,6 +10,6 @@ import io.basalt.BasaltException;
  */
 public final class CommitConflictException extends BasaltException {
   public CommitConflictException(String message) {
-    super(message);
+    super(BasaltErrorClass.BASALT_COMMIT_CONFLICT, Map.of(), message);
   }
 }
