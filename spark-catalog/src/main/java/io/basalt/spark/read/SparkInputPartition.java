@@ -4,9 +4,8 @@ import io.basalt.table.DataSplit;
 import java.util.List;
 import org.apache.spark.sql.connector.read.InputPartition;
 
-/** The splits one task reads, one after another (see {@code SplitPacker}). */
-record SparkInputPartition(List<DataSplit> splits) implements InputPartition {
-  SparkInputPartition {
-    splits = List.copyOf(splits);
-  }
+/** The splits one task reads, one after another. */
+sealed interface SparkInputPartition extends InputPartition
+    permits PackedInputPartition, GroupedInputPartition {
+  List<DataSplit> splits();
 }
