@@ -93,6 +93,13 @@ public final class SparkScan
 
   private final boolean v2Bucketing;
 
+  /**
+   * Whether Spark may combine input partitions of different keys into one task (compatible bucket
+   * counts, join keys a subset of the partitioning): it decides a scan's ordering before it does
+   * that, so a reported ordering would be wrong and a sort-merge join would miss rows.
+   */
+  private final boolean sparkMayMergeKeys;
+
   private TableScan.Plan plan;
   private Boolean columnar;
   private BucketGrouping grouping;
@@ -123,6 +130,14 @@ public final class SparkScan
     this.parquetFilters = parquetFilters;
     this.groupingRequested = table.options().get(ReadOptions.SCAN_PRESERVE_DATA_GROUPING);
     this.v2Bucketing = SQLConf.get().v2BucketingEnabled();
+    this.sparkMayMergeKeys =
+        confEnabled("spark.sql.sources.v2.bucketing.allowCompatibleTransforms.enabled")
+            || confEnabled(
+                "spark.sql.sources.v2.bucketing.allowJoinKeysSubsetOfPartitionKeys.enabled");
+  }
+
+  private static boolean confEnabled(String key) {
+    return Boolean.parseBoolean(SQLConf.get().getConfString(key, "false"));
   }
 
   private TableScan.Plan plan() {
@@ -281,7 +296,7 @@ public final class SparkScan
   }
 
   private boolean ordered() {
-    return grouping().on() && layout().ordered();
+    return grouping().on() && layout().ordered() && !sparkMayMergeKeys;
   }
 
   /** Whether this scan reads columnar batches; decided once, with the plan. */
