@@ -161,7 +161,8 @@ class StoragePartitionedJoinIT extends SparkTestBase {
     // a tiny target size: one input partition per live file, many more than the buckets
     assertThat(onlyScan(off).inputRDD().getNumPartitions()).isGreaterThan(4);
 
-    // grouped, Spark runs one task per bucket: why the option is off by default
+    // grouped, Spark runs one task per bucket: why the option is off by default (Spark's
+    // autoBucketedScan, on by default, applies to its own file scans and changes nothing here)
     spark.conf().set(GROUPING, "true");
     Dataset<Row> on = spark.sql("SELECT * FROM db.plain4");
     assertThat(on.count()).isEqualTo(800);
@@ -328,6 +329,28 @@ class StoragePartitionedJoinIT extends SparkTestBase {
     // one of five partitions is left: its four buckets (Spark adds empty partitions for the rest)
     assertThat(fact.scan().description()).contains("splits=4,");
     assertThat(rows(query)).isEqualTo(expected).hasSize(100);
+  }
+
+  @ParameterizedTest(name = "aqe={0}")
+  @ValueSource(booleans = {true, false})
+  void joinWithAnUnbucketedTableShufflesOnlyThatSide(boolean aqe) {
+    if (!spark.catalog().tableExists("db.loose")) {
+      sql("CREATE TABLE db.loose (id BIGINT, w INT)");
+      sql("INSERT INTO db.loose SELECT id * 3, CAST(id AS INT) FROM range(0, 700)");
+    }
+    String query = "SELECT a.id, a.v, b.w FROM db.a16 a JOIN db.loose b ON a.id = b.id";
+    List<String> expected = rows(query);
+    joinSetup(aqe);
+    spark.conf().set(GROUPING, "true");
+    spark.conf().set("spark.sql.sources.v2.bucketing.shuffle.enabled", "true");
+    try {
+      // Spark hashes the other side with the catalog's bucket function: it must match the files
+      Dataset<Row> df = spark.sql(query);
+      assertThat(count(nodes(df), ShuffleExchangeExec.class)).isEqualTo(1);
+      assertThat(rows(query)).isEqualTo(expected).hasSize(534);
+    } finally {
+      spark.conf().unset("spark.sql.sources.v2.bucketing.shuffle.enabled");
+    }
   }
 
   @ParameterizedTest(name = "aqe={0}")
