@@ -1,20 +1,27 @@
 package io.basalt.spark.read;
 
+import io.basalt.data.BinaryRowCodec;
 import io.basalt.deletionvectors.DeletionFile;
 import io.basalt.manifest.DataFileMeta;
 import io.basalt.operation.scan.TableScan;
+import io.basalt.predicate.ColumnStatistics;
 import io.basalt.predicate.Predicate;
+import io.basalt.predicate.StatsEvaluator;
 import io.basalt.spark.convert.SparkPredicates;
 import io.basalt.table.DataSplit;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import javax.annotation.Nullable;
+import org.apache.spark.sql.catalyst.InternalRow;
 import org.apache.spark.sql.internal.connector.PredicateUtils;
 import org.apache.spark.sql.sources.Filter;
 import org.apache.spark.sql.sources.In;
+import org.apache.spark.sql.types.StructField;
 import org.apache.spark.sql.types.StructType;
 
 /**
@@ -42,6 +49,30 @@ final class RuntimeFilters {
       }
     }
     return Predicate.and(kept);
+  }
+
+  /**
+   * {@code full} with only the splits whose partition may match {@code partitionFilter}, decided on
+   * the partition values the splits carry: no manifest is read again, and the result is a subset.
+   */
+  static TableScan.Plan keepPartitions(
+      TableScan.Plan full, Predicate partitionFilter, StructType partitionType) {
+    BinaryRowCodec codec = new BinaryRowCodec(partitionType);
+    StructField[] fields = partitionType.fields();
+    List<DataSplit> kept = new ArrayList<>();
+    for (DataSplit split : full.splits()) {
+      InternalRow values = codec.toRow(split.partition());
+      Map<String, ColumnStatistics> exact = new HashMap<>();
+      for (int i = 0; i < fields.length; i++) {
+        Object value = values.isNullAt(i) ? null : values.get(i, fields[i].dataType());
+        exact.put(fields[i].name(), new ColumnStatistics(value, value, value == null ? 1L : 0L));
+      }
+      if (StatsEvaluator.mayMatch(
+          partitionFilter, name -> exact.getOrDefault(name, ColumnStatistics.UNKNOWN), 1)) {
+        kept.add(split);
+      }
+    }
+    return new TableScan.Plan(full.snapshot(), kept, full.metrics());
   }
 
   /** The names of the files a rewrite's {@code __paimon_file_path IN (...)} keeps, or null. */

@@ -219,16 +219,8 @@ public final class SparkScan
     Predicate partitions =
         RuntimeFilters.partitionFilter(
             predicates, SparkTable.sparkSchema(table.schema()), table.schema().partitionKeys());
-    if (partitions != null && plan().snapshot() != null) {
-      // the same snapshot with a narrower filter: a subset of the splits planned before
-      Predicate narrowed = filter == null ? partitions : Predicate.and(List.of(filter, partitions));
-      plan =
-          table
-              .newScan()
-              .withFilter(narrowed)
-              .withBucketFilter(bucketFilter)
-              .withSnapshot(plan().snapshot())
-              .plan();
+    if (partitions != null) {
+      plan = RuntimeFilters.keepPartitions(plan(), partitions, table.partitionType());
       replanned();
     }
   }
