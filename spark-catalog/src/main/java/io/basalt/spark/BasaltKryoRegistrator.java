@@ -27,8 +27,11 @@ public final class BasaltKryoRegistrator implements KryoRegistrator {
           "io.basalt.spark.write.SparkCommitMessage",
           "io.basalt.spark.write.SparkDataWriterFactory",
           "io.basalt.spark.write.SparkDeltaWriterFactory",
-          "io.basalt.spark.read.SparkInputPartition",
+          "io.basalt.spark.read.PackedInputPartition",
+          "io.basalt.spark.read.GroupedInputPartition",
           "io.basalt.spark.read.SparkReaderFactory",
+          "io.basalt.spark.read.IncrementalInputPartition",
+          "io.basalt.spark.read.IncrementalReaderFactory",
           "io.basalt.spark.procedures.CompactJob$TaskInput",
           "io.basalt.spark.procedures.CompactJob$TaskResult");
 

@@ -65,6 +65,17 @@ public final class ReadOptions {
               "A read of a partition that the current branch does not have reads it from this"
                   + " branch instead (both branches must have the same columns).");
 
+  public static final ConfigOption<Boolean> SCAN_PRESERVE_DATA_GROUPING =
+      ConfigOption.key("scan.preserve-data-grouping")
+          .booleanType()
+          .defaultValue(false)
+          .description(
+              "Report a fixed-bucket table's buckets to Spark (KeyGroupedPartitioning over"
+                  + " bucket(N, key)) so joins and aggregations on the bucket key need no shuffle;"
+                  + " needs spark.sql.sources.v2.bucketing.enabled. Off, scans pack splits by size"
+                  + " and their parallelism does not follow the bucket count. Fixed when the scan"
+                  + " is created.");
+
   /** The time-travel options; at most one may be set for a read. */
   public static final java.util.List<ConfigOption<?>> TIME_TRAVEL_OPTIONS =
       java.util.List.of(

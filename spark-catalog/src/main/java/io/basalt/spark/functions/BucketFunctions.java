@@ -6,6 +6,8 @@ import io.basalt.data.ProjectedRow;
 import io.basalt.data.ValueComparators;
 import org.apache.spark.sql.catalyst.InternalRow;
 import org.apache.spark.sql.connector.catalog.functions.BoundFunction;
+import org.apache.spark.sql.connector.catalog.functions.Reducer;
+import org.apache.spark.sql.connector.catalog.functions.ReducibleFunction;
 import org.apache.spark.sql.connector.catalog.functions.ScalarFunction;
 import org.apache.spark.sql.connector.catalog.functions.UnboundFunction;
 import org.apache.spark.sql.types.DataType;
@@ -17,7 +19,13 @@ import org.apache.spark.sql.types.StructType;
 /**
  * {@code bucket(numBuckets, key1, key2, ...)}: the bucket Paimon puts a row in, for any number of
  * key columns. Spark resolves the write distribution's bucket transform through it, so every row of
- * a bucket reaches the same task.
+ * a bucket reaches the same task, and the {@code bucket(N, key)} partitioning a grouped scan
+ * reports (see {@code SparkScan}), to compare the layouts of two tables.
+ *
+ * <p>It is reducible: the bucket is {@code abs(hash % N)}, so for any divisor {@code d} of {@code
+ * N}, {@code bucket_N % d == bucket_d}. Tables whose bucket counts share a divisor can be joined
+ * bucket to bucket when Spark's {@code
+ * spark.sql.sources.v2.bucketing.allowCompatibleTransforms.enabled} is on.
  */
 public final class BucketFunctions implements UnboundFunction {
   public static final String NAME = "bucket";
@@ -51,7 +59,8 @@ public final class BucketFunctions implements UnboundFunction {
   }
 
   /** The function bound to key column types. */
-  private static final class Bound implements ScalarFunction<Integer> {
+  private static final class Bound
+      implements ScalarFunction<Integer>, ReducibleFunction<Integer, Integer> {
     private final DataType[] keyTypes;
     private transient BinaryRowCodec codec;
     private transient ProjectedRow keys;
@@ -91,6 +100,27 @@ public final class BucketFunctions implements UnboundFunction {
           + ")";
     }
 
+    /**
+     * Reduces this function's buckets to those of {@code bucket(gcd(thisNumBuckets,
+     * otherNumBuckets), key)}: {@code abs(h % N) % d == abs(h % d)} whenever {@code d} divides
+     * {@code N}, since Java's remainder keeps the sign of {@code h}. Null when there is nothing to
+     * reduce (this side has the smaller count already) or the other function hashes other types.
+     */
+    @Override
+    public Reducer<Integer, Integer> reducer(
+        int thisNumBuckets, ReducibleFunction<?, ?> otherFunction, int otherNumBuckets) {
+      if (!(otherFunction instanceof Bound other)
+          || !java.util.Arrays.equals(keyTypes, other.keyTypes)) {
+        return null;
+      }
+      int divisor = gcd(thisNumBuckets, otherNumBuckets);
+      return divisor == thisNumBuckets ? null : new ModuloReducer(divisor);
+    }
+
+    private static int gcd(int a, int b) {
+      return b == 0 ? a : gcd(b, a % b);
+    }
+
     @Override
     public Integer produceResult(InternalRow input) {
       if (codec == null) {
@@ -102,6 +132,15 @@ public final class BucketFunctions implements UnboundFunction {
         keys = new ProjectedRow(keyTypes, indices);
       }
       return BucketFunction.bucket(codec.toBinary(keys.replace(input)), input.getInt(0));
+    }
+  }
+
+  /** Maps a bucket of a larger count to the bucket of {@code divisor} buckets. */
+  private record ModuloReducer(int divisor)
+      implements Reducer<Integer, Integer>, java.io.Serializable {
+    @Override
+    public Integer reduce(Integer bucket) {
+      return bucket % divisor;
     }
   }
 }

@@ -1,5 +1,7 @@
 package io.basalt.spark.read;
 
+import com.esotericsoftware.kryo.DefaultSerializer;
+import com.esotericsoftware.kryo.serializers.JavaSerializer;
 import io.basalt.data.RowKind;
 import io.basalt.operation.incremental.ChangeIterator;
 import io.basalt.operation.incremental.IncrementalRead;
@@ -16,6 +18,7 @@ import org.apache.spark.sql.types.StructType;
  * retractions are dropped: -D rows are no data (seed 003) and -U rows are not part of the final
  * image.
  */
+@DefaultSerializer(JavaSerializer.class)
 final class IncrementalReaderFactory implements PartitionReaderFactory {
   private static final long serialVersionUID = 1L;
 

@@ -14,7 +14,6 @@ import io.basalt.spark.SparkTable;
 import io.basalt.table.DataSplit;
 import io.basalt.table.FileStoreTable;
 import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Objects;
 import java.util.OptionalLong;
@@ -22,6 +21,7 @@ import java.util.Set;
 import javax.annotation.Nullable;
 import org.apache.spark.sql.connector.expressions.Expressions;
 import org.apache.spark.sql.connector.expressions.NamedReference;
+import org.apache.spark.sql.connector.expressions.SortOrder;
 import org.apache.spark.sql.connector.metric.CustomMetric;
 import org.apache.spark.sql.connector.metric.CustomTaskMetric;
 import org.apache.spark.sql.connector.read.Batch;
@@ -29,16 +29,20 @@ import org.apache.spark.sql.connector.read.InputPartition;
 import org.apache.spark.sql.connector.read.PartitionReaderFactory;
 import org.apache.spark.sql.connector.read.Scan;
 import org.apache.spark.sql.connector.read.Statistics;
+import org.apache.spark.sql.connector.read.SupportsReportOrdering;
+import org.apache.spark.sql.connector.read.SupportsReportPartitioning;
 import org.apache.spark.sql.connector.read.SupportsReportStatistics;
 import org.apache.spark.sql.connector.read.SupportsRuntimeV2Filtering;
-import org.apache.spark.sql.internal.connector.PredicateUtils;
+import org.apache.spark.sql.connector.read.partitioning.KeyGroupedPartitioning;
+import org.apache.spark.sql.connector.read.partitioning.Partitioning;
+import org.apache.spark.sql.connector.read.partitioning.UnknownPartitioning;
+import org.apache.spark.sql.internal.SQLConf;
 import org.apache.spark.sql.sources.Filter;
-import org.apache.spark.sql.sources.In;
 import org.apache.spark.sql.types.StructType;
 
 /**
- * A planned read of one snapshot: one input partition per (partition, bucket) split. Planning
- * happens once, on first use, and is pinned to the snapshot that was latest then, or to the one the
+ * A planned read of one snapshot: splits packed into input partitions by size. Planning happens
+ * once, on first use, and is pinned to the snapshot that was latest then, or to the one the
  * time-travel read options select.
  *
  * <p>The scan is <b>columnar</b> when every split is raw convertible (no key can occur twice, no
@@ -55,9 +59,20 @@ import org.apache.spark.sql.types.StructType;
  * <p>The read schema is the table columns followed by the {@link MetadataColumns metadata columns}
  * the query asked for; a scan asking for the file path or row index of rows that are merged on read
  * fails at planning.
+ *
+ * <p>With {@code scan.preserve-data-grouping} a fixed-bucket scan reports its buckets instead, so
+ * joins and aggregations on the bucket key need no shuffle: see {@link BucketGrouping}. The choice
+ * is fixed when the scan is created, and runtime filters (dynamic partition pruning on partition
+ * columns, the file filter of a rewrite) only ever drop splits of the plan, so a grouped scan keeps
+ * a subset of its keys.
  */
 public final class SparkScan
-    implements Scan, Batch, SupportsReportStatistics, SupportsRuntimeV2Filtering {
+    implements Scan,
+        Batch,
+        SupportsReportStatistics,
+        SupportsRuntimeV2Filtering,
+        SupportsReportPartitioning,
+        SupportsReportOrdering {
   private final FileStoreTable table;
   private final StructType readSchema;
 
@@ -73,8 +88,22 @@ public final class SparkScan
   /** Whether this scan reads the files a copy-on-write row-level operation rewrites. */
   private final boolean rewrite;
 
+  /** {@code scan.preserve-data-grouping} and V2 bucketing, as they were at scan creation. */
+  private final boolean groupingRequested;
+
+  private final boolean v2Bucketing;
+
+  /**
+   * Whether Spark may combine input partitions of different keys into one task (compatible bucket
+   * counts, join keys a subset of the partitioning): it decides a scan's ordering before it does
+   * that, so a reported ordering would be wrong and a sort-merge join would miss rows.
+   */
+  private final boolean sparkMayMergeKeys;
+
   private TableScan.Plan plan;
   private Boolean columnar;
+  private BucketGrouping grouping;
+  private BucketGrouping.Layout layout;
 
   /**
    * @param filter the pushed filters, for planning
@@ -99,6 +128,16 @@ public final class SparkScan
     this.filter = filter;
     this.bucketFilter = bucketFilter;
     this.parquetFilters = parquetFilters;
+    this.groupingRequested = table.options().get(ReadOptions.SCAN_PRESERVE_DATA_GROUPING);
+    this.v2Bucketing = SQLConf.get().v2BucketingEnabled();
+    this.sparkMayMergeKeys =
+        confEnabled("spark.sql.sources.v2.bucketing.allowCompatibleTransforms.enabled")
+            || confEnabled(
+                "spark.sql.sources.v2.bucketing.allowJoinKeysSubsetOfPartitionKeys.enabled");
+  }
+
+  private static boolean confEnabled(String key) {
+    return Boolean.parseBoolean(SQLConf.get().getConfString(key, "false"));
   }
 
   private TableScan.Plan plan() {
@@ -152,65 +191,43 @@ public final class SparkScan
 
   /**
    * A rewrite scan lets Spark narrow it, at run time, to the files that hold rows the operation
-   * changes ({@value MetadataColumns#FILE_PATH} IN (...)), so only those files are rewritten.
+   * changes ({@value MetadataColumns#FILE_PATH} IN (...)), so only those files are rewritten. Other
+   * scans take dynamic partition pruning filters on the partition columns they read.
    */
   @Override
   public NamedReference[] filterAttributes() {
-    return rewrite
-        ? new NamedReference[] {Expressions.column(MetadataColumns.FILE_PATH)}
-        : new NamedReference[0];
+    if (rewrite) {
+      return new NamedReference[] {Expressions.column(MetadataColumns.FILE_PATH)};
+    }
+    List<String> read = List.of(dataSchema.fieldNames());
+    return table.schema().partitionKeys().stream()
+        .filter(read::contains)
+        .map(k -> Expressions.column(k))
+        .toArray(NamedReference[]::new);
   }
 
   @Override
   public void filter(org.apache.spark.sql.connector.expressions.filter.Predicate[] predicates) {
-    Set<String> names = null;
-    for (org.apache.spark.sql.connector.expressions.filter.Predicate predicate : predicates) {
-      scala.Option<Filter> converted = PredicateUtils.toV1(predicate);
-      if (converted.isDefined()
-          && converted.get() instanceof In in
-          && in.attribute().equals(MetadataColumns.FILE_PATH)) {
-        Set<String> these = new HashSet<>();
-        for (Object value : in.values()) {
-          these.add(new org.apache.hadoop.fs.Path(String.valueOf(value)).getName());
-        }
-        if (names != null) {
-          these.retainAll(names);
-        }
-        names = these;
+    if (rewrite) {
+      Set<String> names = RuntimeFilters.fileNames(predicates);
+      if (names != null) {
+        plan = RuntimeFilters.keepFiles(plan(), names);
+        replanned();
       }
+      return;
     }
-    if (names != null) {
-      plan = keepFiles(plan(), names);
-      columnar = null;
+    Predicate partitions =
+        RuntimeFilters.partitionFilter(
+            predicates, SparkTable.sparkSchema(table.schema()), table.schema().partitionKeys());
+    if (partitions != null) {
+      plan = RuntimeFilters.keepPartitions(plan(), partitions, table.partitionType());
+      replanned();
     }
   }
 
-  private static TableScan.Plan keepFiles(TableScan.Plan full, Set<String> names) {
-    List<DataSplit> kept = new ArrayList<>();
-    for (DataSplit split : full.splits()) {
-      List<DataFileMeta> files = new ArrayList<>();
-      List<io.basalt.deletionvectors.DeletionFile> deletions = new ArrayList<>();
-      for (int i = 0; i < split.files().size(); i++) {
-        if (names.contains(split.files().get(i).fileName())) {
-          files.add(split.files().get(i));
-          if (!split.deletionFiles().isEmpty()) {
-            deletions.add(split.deletionFile(i));
-          }
-        }
-      }
-      if (!files.isEmpty()) {
-        kept.add(
-            new DataSplit(
-                split.snapshotId(),
-                split.partition(),
-                split.bucket(),
-                split.totalBuckets(),
-                files,
-                split.rawConvertible(),
-                deletions));
-      }
-    }
-    return new TableScan.Plan(full.snapshot(), kept, full.metrics());
+  private void replanned() {
+    columnar = null;
+    layout = null;
   }
 
   @Override
@@ -226,14 +243,52 @@ public final class SparkScan
   @Override
   public InputPartition[] planInputPartitions() {
     metadata.checkReadable(table, plan().splits());
-    Options options = table.options();
-    SplitPacker packer =
-        new SplitPacker(
-            options.get(ReadOptions.SPLIT_TARGET_SIZE),
-            options.get(ReadOptions.SPLIT_OPEN_FILE_COST));
-    return packer.pack(plan().splits()).stream()
-        .map(SparkInputPartition::new)
+    if (grouping().on()) {
+      return layout().partitions();
+    }
+    return packer().pack(plan().splits()).stream()
+        .map(PackedInputPartition::new)
         .toArray(InputPartition[]::new);
+  }
+
+  private SplitPacker packer() {
+    Options options = table.options();
+    return new SplitPacker(
+        options.get(ReadOptions.SPLIT_TARGET_SIZE), options.get(ReadOptions.SPLIT_OPEN_FILE_COST));
+  }
+
+  /** The layout decision, made once: runtime filtering must not change what Spark planned with. */
+  private BucketGrouping grouping() {
+    if (grouping == null) {
+      grouping =
+          BucketGrouping.decide(
+              table, readSchema, plan().splits(), groupingRequested, v2Bucketing, rewrite);
+    }
+    return grouping;
+  }
+
+  private BucketGrouping.Layout layout() {
+    if (layout == null) {
+      layout = grouping().plan(plan().splits(), packer());
+    }
+    return layout;
+  }
+
+  @Override
+  public Partitioning outputPartitioning() {
+    if (grouping().on()) {
+      return new KeyGroupedPartitioning(grouping().keys(), layout().keyCount());
+    }
+    return new UnknownPartitioning(0);
+  }
+
+  @Override
+  public SortOrder[] outputOrdering() {
+    return ordered() ? grouping().ordering() : new SortOrder[0];
+  }
+
+  private boolean ordered() {
+    return grouping().on() && layout().ordered() && !sparkMayMergeKeys;
   }
 
   /** Whether this scan reads columnar batches; decided once, with the plan. */
@@ -317,13 +372,14 @@ public final class SparkScan
   @Override
   public String description() {
     return String.format(
-        "BasaltScan(%s, columns=[%s], filters=[%s], buckets=[%s], splits=%s, columnar=%s)",
+        "BasaltScan(%s, columns=[%s], filters=[%s], buckets=[%s], splits=%s, columnar=%s, %s)",
         table.name(),
         String.join(", ", readSchema.fieldNames()),
         filter == null ? "" : filter,
         bucketFilter == null ? "all" : bucketFilter,
         plan().splits().size(),
-        columnar());
+        columnar(),
+        grouping().describe(ordered()));
   }
 
   @Override
@@ -334,6 +390,8 @@ public final class SparkScan
         && readSchema.equals(other.readSchema)
         && Objects.equals(String.valueOf(filter), String.valueOf(other.filter))
         && Objects.equals(String.valueOf(bucketFilter), String.valueOf(other.bucketFilter))
+        && groupingRequested == other.groupingRequested
+        && v2Bucketing == other.v2Bucketing
         && snapshotId() == other.snapshotId();
   }
 

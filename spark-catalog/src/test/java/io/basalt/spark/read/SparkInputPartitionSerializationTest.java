@@ -15,7 +15,7 @@ class SparkInputPartitionSerializationTest {
   @EnumSource(Setting.class)
   void survivesEverySerializer(Setting setting) {
     SparkInputPartition partition =
-        new SparkInputPartition(List.of(ShippedObjects.split(), ShippedObjects.split()));
+        new PackedInputPartition(List.of(ShippedObjects.split(), ShippedObjects.split()));
     assertThat(ShippedObjects.roundTrip(partition, setting)).isEqualTo(partition);
   }
 }

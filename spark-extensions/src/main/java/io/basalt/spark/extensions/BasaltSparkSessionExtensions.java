@@ -1,15 +1,18 @@
 package io.basalt.spark.extensions;
 
 import io.basalt.spark.extensions.functions.IncrementalTableFunctions;
+import io.basalt.spark.extensions.parser.BasaltSqlParser;
 import io.basalt.spark.extensions.rules.HiveStyleDynamicPartitions;
 import io.basalt.spark.extensions.rules.KeyColumnUpdateCheck;
 import io.basalt.spark.extensions.rules.SaveAsTableOverwrite;
 import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.SparkSessionExtensions;
+import org.apache.spark.sql.catalyst.parser.ParserInterface;
 import org.apache.spark.sql.catalyst.plans.logical.LogicalPlan;
 import org.apache.spark.sql.catalyst.rules.Rule;
 import scala.Function1;
 import scala.runtime.AbstractFunction1;
+import scala.runtime.AbstractFunction2;
 import scala.runtime.BoxedUnit;
 
 /**
@@ -19,8 +22,9 @@ import scala.runtime.BoxedUnit;
  * natively; this adds the analysis check that rejects UPDATE and MERGE INTO assignments to key
  * columns ({@link KeyColumnUpdateCheck}) and the resolution rule for Paimon's Hive-ordered dynamic
  * partition inserts ({@link HiveStyleDynamicPartitions}) and the rule that runs {@code saveAsTable}
- * overwrites as Paimon does ({@link SaveAsTableOverwrite}). The incremental table-valued functions
- * ({@link IncrementalTableFunctions}) are registered here too.
+ * overwrites as Paimon does ({@link SaveAsTableOverwrite}), a parser that accepts {@code SET
+ * spark.paimon.<hyphenated-key>=value} as Paimon's docs write it ({@link BasaltSqlParser}), and the
+ * incremental table-valued functions ({@link IncrementalTableFunctions}).
  */
 public class BasaltSparkSessionExtensions
     extends AbstractFunction1<SparkSessionExtensions, BoxedUnit> {
@@ -49,6 +53,13 @@ public class BasaltSparkSessionExtensions
           }
         });
     IncrementalTableFunctions.register(extensions);
+    extensions.injectParser(
+        new AbstractFunction2<SparkSession, ParserInterface, ParserInterface>() {
+          @Override
+          public ParserInterface apply(SparkSession session, ParserInterface delegate) {
+            return new BasaltSqlParser(delegate);
+          }
+        });
     return BoxedUnit.UNIT;
   }
 }
