@@ -60,7 +60,9 @@ public final class FileStoreCommit {
   /**
    * Appends the new files as an APPEND snapshot, then commits the writers' compactions as a COMPACT
    * snapshot. Once the APPEND landed, a failing compaction commit is logged and its output deleted;
-   * the next compaction picks the runs up again.
+   * the next compaction picks the runs up again. Where reads skip level 0 (deletion vectors), the
+   * level-0 promotion is redone on the latest snapshot first, so the new rows are visible on
+   * return.
    *
    * @return the id of the last snapshot committed, or empty when there was nothing to commit or
    *     this (user, identifier) was committed before
@@ -98,6 +100,12 @@ public final class FileStoreCommit {
           "The compaction of a write to table {} was not committed; the new rows are.",
           table.name(),
           e);
+      if (PromotionRedo.needed(table)) {
+        // reads skip level 0: without a promotion the committed rows would stay hidden
+        return new PromotionRedo(
+                table, cleanup, promotions -> commitCompactionOnly(promotions, identifier))
+            .run(messages);
+      }
     }
     return OptionalLong.empty();
   }

@@ -49,10 +49,32 @@ public final class BucketCompactor {
    * @param full whether to compact fully rather than only what is due
    */
   public CommitMessage compact(DataSplit split, boolean full) {
-    return table.hasPrimaryKey() ? compactMergeTree(split, full) : compactAppend(split, full);
+    if (!table.hasPrimaryKey()) {
+      return compactAppend(split, full);
+    }
+    return compactMergeTree(split, full ? Mode.FULL : Mode.MINOR);
   }
 
-  private CommitMessage compactMergeTree(DataSplit split, boolean full) {
+  /**
+   * Only moves the level-0 files of {@code split}'s bucket up with the lookup, marking the older
+   * versions of their keys deleted: the smallest compaction that makes new rows of a primary-key
+   * table with deletion vectors visible. Nothing changes on other tables or without level-0 files.
+   */
+  public CommitMessage promoteLevel0(DataSplit split) {
+    if (!table.hasPrimaryKey() || !table.options().get(TableOptions.DELETION_VECTORS_ENABLED)) {
+      return new CommitMessage(split.partition(), split.bucket(), split.totalBuckets(), List.of());
+    }
+    return compactMergeTree(split, Mode.PROMOTE);
+  }
+
+  /** How much of a merge-tree bucket to compact. */
+  private enum Mode {
+    FULL,
+    MINOR,
+    PROMOTE
+  }
+
+  private CommitMessage compactMergeTree(DataSplit split, Mode mode) {
     KeyValueLayout layout = new KeyValueLayout(table.schema());
     int maxFileLevel = 0;
     for (DataFileMeta file : split.files()) {
@@ -82,13 +104,15 @@ public final class BucketCompactor {
     }
     List<IndexFileMeta> newIndexFiles = List.of();
     try {
-      if (full) {
+      if (mode == Mode.FULL) {
         compaction.full();
       } else {
         if (vectors != null) {
           compaction.promoteLevel0();
         }
-        compaction.compactWhileDue(new UniversalCompaction(settings));
+        if (mode == Mode.MINOR) {
+          compaction.compactWhileDue(new UniversalCompaction(settings));
+        }
       }
       if (vectors != null && vectors.changed()) {
         newIndexFiles = vectors.write();

@@ -8,7 +8,6 @@ import java.util.concurrent.CyclicBarrier;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -86,10 +85,8 @@ class ConcurrentMergeIT extends SparkTestBase {
     runConcurrently("plain", "");
   }
 
-  // Both commit, but the APPEND of the writer whose deletion-vector promotion lost the race stays
-  // on level 0, which deletion-vector reads skip: its rows stay hidden until a later compaction.
-  // Fixing it needs the promotion redone (or the two vectors merged) against the newer snapshot.
-  @Disabled("open: a lost deletion-vector promotion hides the writer's rows (durability issue, #3)")
+  // Both commit; the writer whose level-0 promotion loses the race redoes it on the driver against
+  // the winner's snapshot, so its rows are visible when its MERGE returns.
   @Test
   void twoConcurrentMergesIntoADeletionVectorTableBothCommit() throws Exception {
     runConcurrently("dv", ", 'deletion-vectors.enabled' = 'true'");
