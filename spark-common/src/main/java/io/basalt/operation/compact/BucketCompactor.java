@@ -7,6 +7,7 @@ import io.basalt.index.IndexFilePaths;
 import io.basalt.index.IndexManifestEntry;
 import io.basalt.index.IndexManifests;
 import io.basalt.manifest.DataFileMeta;
+import io.basalt.merge.MergeEngine;
 import io.basalt.mergetree.KeyValueLayout;
 import io.basalt.mergetree.SequenceOrder;
 import io.basalt.mergetree.compact.Levels;
@@ -71,8 +72,9 @@ public final class BucketCompactor {
             table.dataFilePaths().bucketDir(split.partition(), split.bucket()),
             table.fileIO().conf());
     BucketDeletionVectors vectors = deletionVectors(split);
-    if (vectors != null) {
-      compaction.withDeletionVectors(
+    boolean lookup = vectors != null || MergeEngine.of(table).hidesLevel0();
+    if (lookup) {
+      compaction.withLookup(
           vectors,
           new LookupPromotion(
               table,
@@ -85,7 +87,7 @@ public final class BucketCompactor {
       if (full) {
         compaction.full();
       } else {
-        if (vectors != null) {
+        if (lookup) {
           compaction.promoteLevel0();
         }
         compaction.compactWhileDue(new UniversalCompaction(settings));

@@ -174,21 +174,24 @@ public final class TableWrite implements AutoCloseable {
                 state.files(partition, bucket),
                 firstSequence,
                 table.name(),
-                deletionVectorMode(partition, bucket));
+                lookupMode(partition, bucket));
     writers.put(new PartitionBucket(partition, bucket), writer);
     return writer;
   }
 
   @Nullable
-  private KeyValueBucketWriter.DeletionVectorMode deletionVectorMode(
-      BinaryRow partition, int bucket) {
-    if (!table.options().get(TableOptions.DELETION_VECTORS_ENABLED) || compaction.writeOnly()) {
+  private KeyValueBucketWriter.LookupMode lookupMode(BinaryRow partition, int bucket) {
+    boolean vectors = table.options().get(TableOptions.DELETION_VECTORS_ENABLED);
+    if (!(vectors || mergeEngine.hidesLevel0()) || compaction.writeOnly()) {
       return null;
     }
     if (promotion == null) {
       promotion = new LookupPromotion(table, layout, versionOrder);
     }
-    return new KeyValueBucketWriter.DeletionVectorMode(
+    if (!vectors) {
+      return new KeyValueBucketWriter.LookupMode(null, promotion);
+    }
+    return new KeyValueBucketWriter.LookupMode(
         new BucketDeletionVectors(
             new DeletionVectorIndexFile(
                 table.fileIO(),

@@ -1,6 +1,7 @@
 package io.basalt.spark.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.util.List;
 import org.apache.paimon.catalog.Catalog;
@@ -10,6 +11,7 @@ import org.apache.paimon.catalog.Identifier;
 import org.apache.paimon.data.BinaryString;
 import org.apache.paimon.data.GenericRow;
 import org.apache.paimon.data.Timestamp;
+import org.apache.paimon.disk.IOManager;
 import org.apache.paimon.options.Options;
 import org.apache.paimon.schema.Schema;
 import org.apache.paimon.table.Table;
@@ -41,7 +43,12 @@ class PaimonWrittenTableIT extends SparkTestBase {
   private void write(String table, GenericRow... rows) throws Exception {
     Table t = paimon.getTable(Identifier.create("pw", table));
     BatchWriteBuilder builder = t.newBatchWriteBuilder();
-    try (BatchTableWrite write = builder.newWrite();
+    // first-row and deletion-vector writes look keys up through local disk
+    try (BatchTableWrite write =
+            (BatchTableWrite)
+                builder
+                    .newWrite()
+                    .withIOManager(IOManager.create(System.getProperty("java.io.tmpdir")));
         BatchTableCommit commit = builder.newCommit()) {
       for (GenericRow row : rows) {
         write.write(row);
@@ -85,5 +92,74 @@ class PaimonWrittenTableIT extends SparkTestBase {
     sql("CALL sys.compact(table => 'pw.ts3')");
     assertThat(rows("SELECT id, __paimon_bucket FROM pw.ts3")).isEqualTo(buckets);
     assertThat(rows("SELECT id, v FROM pw.ts3 WHERE id = 2")).containsExactly("2,b2");
+  }
+
+  private void create(String table, Schema.Builder schema) throws Exception {
+    paimon.createTable(Identifier.create("pw", table), schema.build(), false);
+  }
+
+  private static Schema.Builder idValue() {
+    return Schema.newBuilder()
+        .column("id", DataTypes.INT().notNull())
+        .column("v", DataTypes.STRING());
+  }
+
+  private static GenericRow row(int id, String v) {
+    return GenericRow.of(id, BinaryString.fromString(v));
+  }
+
+  /** Postponed-bucket files wait in bucket -2 for a compaction; no batch read opens them. */
+  @Test
+  void postponedBucketFilesAreInvisible() throws Exception {
+    create("postponed", idValue().primaryKey("id").option("bucket", "-2"));
+    write("postponed", row(1, "a"), row(2, "b"));
+    try (PaimonInterop reader = new PaimonInterop(warehouse)) {
+      assertThat(reader.rows("pw", "postponed")).isEmpty();
+    }
+    assertThat(filesUnder(tablePath("pw", "postponed")))
+        .anyMatch(f -> f.startsWith("bucket-postpone/"));
+    assertThat(rows("SELECT * FROM pw.postponed")).isEmpty();
+    assertThat(rows("SELECT count(*) FROM pw.postponed")).containsExactly("0");
+  }
+
+  @Test
+  void firstRowTableReadsAsPaimonReadsIt() throws Exception {
+    create(
+        "first",
+        idValue().primaryKey("id").option("bucket", "2").option("merge-engine", "first-row"));
+    write("first", row(1, "a1"), row(2, "b1"));
+    write("first", row(1, "a2"), row(3, "c1"));
+    try (PaimonInterop reader = new PaimonInterop(warehouse)) {
+      List<String> expected = reader.rows("pw", "first");
+      assertThat(expected).containsExactly("1,a1", "2,b1", "3,c1");
+      assertThat(rows("SELECT * FROM pw.first")).isEqualTo(expected);
+    }
+  }
+
+  @Test
+  void dataFilesInAnotherFormatAreRefusedNamingTheOption() throws Exception {
+    for (String format : new String[] {"avro", "orc"}) {
+      String table = "format_" + format;
+      create(table, idValue().option("file.format", format));
+      write(table, row(1, "a"));
+      assertThatThrownBy(() -> sql("SELECT * FROM pw.%s", table))
+          .hasMessageContaining(
+              "Table pw."
+                  + table
+                  + " has 'file.format' = '"
+                  + format
+                  + "'; Basalt reads and writes"
+                  + " only Parquet data files ('file.format' = 'parquet')");
+    }
+  }
+
+  @Test
+  void parquetManifestsAreRefusedNamingTheOption() throws Exception {
+    create("manifest_parquet", idValue().option("manifest.format", "parquet"));
+    write("manifest_parquet", row(1, "a"));
+    assertThatThrownBy(() -> sql("SELECT * FROM pw.manifest_parquet"))
+        .hasMessageContaining(
+            "Table pw.manifest_parquet has 'manifest.format' = 'parquet'; Basalt reads and writes"
+                + " only Avro manifests ('manifest.format' = 'avro')");
   }
 }
