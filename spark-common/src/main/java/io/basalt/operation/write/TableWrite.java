@@ -6,6 +6,7 @@ import io.basalt.data.BinaryRowCodec;
 import io.basalt.data.ProjectedRow;
 import io.basalt.data.RowComparator;
 import io.basalt.data.RowKind;
+import io.basalt.data.TruncatedTimestampsRow;
 import io.basalt.deletionvectors.BucketDeletionVectors;
 import io.basalt.deletionvectors.DeletionVectorIndexFile;
 import io.basalt.fs.DataFilePaths;
@@ -58,6 +59,8 @@ public final class TableWrite implements AutoCloseable {
   @Nullable private final MergeEngine mergeEngine;
   @Nullable private CompactRewriter rewriter;
   @Nullable private LookupPromotion promotion;
+  // timestamps of precision below 6 are written in their precision, as Paimon reads them
+  @Nullable private final TruncatedTimestampsRow truncatedTimestamps;
 
   public TableWrite(FileStoreTable table, @Nullable Long baseSnapshotId, boolean overwrite) {
     this.table = table;
@@ -73,6 +76,7 @@ public final class TableWrite implements AutoCloseable {
                 .comparator(layout, table.schema().fields());
     this.mergeEngine = layout == null ? null : MergeEngine.of(table);
     this.configuredBuckets = table.bucketCount();
+    this.truncatedTimestamps = TruncatedTimestampsRow.of(table.rowType());
     TableSchema schema = table.schema();
     this.partitionView = projection(schema, schema.partitionKeys());
     this.partitionCodec = new BinaryRowCodec(table.partitionType());
@@ -121,6 +125,9 @@ public final class TableWrite implements AutoCloseable {
    * key columns of {@code row} matter then). Append tables accept only {@code +I}.
    */
   public void write(InternalRow row, RowKind kind) {
+    if (truncatedTimestamps != null) {
+      row = truncatedTimestamps.replace(row);
+    }
     BinaryRow partition = partitionOf(row);
     int totalBuckets = state.totalBuckets(partition);
     int bucket =
