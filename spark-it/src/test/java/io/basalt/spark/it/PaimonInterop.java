@@ -3,10 +3,12 @@ package io.basalt.spark.it;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import org.apache.paimon.catalog.Catalog;
 import org.apache.paimon.catalog.CatalogContext;
 import org.apache.paimon.catalog.CatalogFactory;
 import org.apache.paimon.catalog.Identifier;
+import org.apache.paimon.data.BinaryRow;
 import org.apache.paimon.data.InternalRow;
 import org.apache.paimon.disk.IOManager;
 import org.apache.paimon.options.Options;
@@ -73,6 +75,23 @@ final class PaimonInterop implements AutoCloseable {
   // first-row and deletion-vector writes look keys up through local disk
   private static IOManager ioManager() {
     return IOManager.create(System.getProperty("java.io.tmpdir"));
+  }
+
+  /**
+   * Compacts buckets 0 to {@code buckets} - 1 of an unpartitioned table fully with Paimon's writer,
+   * including buckets a read does not see yet (only level-0 files).
+   */
+  void compactUnpartitioned(String db, String name, int buckets) throws Exception {
+    // a compaction job compacts even tables whose writers are write-only
+    BatchWriteBuilder builder =
+        table(db, name).copy(Map.of("write-only", "false")).newBatchWriteBuilder();
+    try (BatchTableWrite write = (BatchTableWrite) builder.newWrite().withIOManager(ioManager());
+        BatchTableCommit commit = builder.newCommit()) {
+      for (int bucket = 0; bucket < buckets; bucket++) {
+        write.compact(BinaryRow.EMPTY_ROW, bucket, true);
+      }
+      commit.commit(write.prepareCommit());
+    }
   }
 
   /** The table's rows as Paimon's own batch read returns them. */
