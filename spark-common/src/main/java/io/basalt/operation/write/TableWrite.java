@@ -1,6 +1,7 @@
 package io.basalt.operation.write;
 
 import io.basalt.bucket.BucketFunction;
+import io.basalt.bucket.WritableBucketMode;
 import io.basalt.data.BinaryRow;
 import io.basalt.data.BinaryRowCodec;
 import io.basalt.data.ProjectedRow;
@@ -63,6 +64,7 @@ public final class TableWrite implements AutoCloseable {
   @Nullable private final TruncatedTimestampsRow truncatedTimestamps;
 
   public TableWrite(FileStoreTable table, @Nullable Long baseSnapshotId, boolean overwrite) {
+    WritableBucketMode.check(table);
     this.table = table;
     this.context = WriteContext.of(table);
     this.dataPaths = table.dataFilePaths();

@@ -128,6 +128,33 @@ class PaimonWrittenTableIT extends SparkTestBase {
         .anyMatch(f -> f.startsWith("bucket-postpone/"));
     assertThat(rows("SELECT * FROM pw.postponed")).isEmpty();
     assertThat(rows("SELECT count(*) FROM pw.postponed")).containsExactly("0");
+    assertThatThrownBy(() -> sql("INSERT INTO pw.postponed VALUES (3, 'c')"))
+        .hasMessageContaining(
+            "Table pw.postponed has 'bucket' = '-2' (Paimon's postponed-bucket mode), which Basalt"
+                + " reads but cannot write. Fix: write it with Paimon, or copy it into a table with"
+                + " 'bucket' = N (N >= 1).");
+  }
+
+  @Test
+  void dynamicBucketTablesAreReadButNotWritten() throws Exception {
+    create("dynamic", idValue().primaryKey("id").option("bucket", "-1"));
+    // outside Flink and Spark, Paimon's writer takes the bucket a dynamic-bucket row goes to
+    Table t = paimon.getTable(Identifier.create("pw", "dynamic"));
+    BatchWriteBuilder builder = t.newBatchWriteBuilder();
+    try (BatchTableWrite write = builder.newWrite();
+        BatchTableCommit commit = builder.newCommit()) {
+      write.write(row(1, "a"), 0);
+      write.write(row(2, "b"), 1);
+      write.write(row(2, "b2"), 1);
+      commit.commit(write.prepareCommit());
+    }
+    assertThat(paimonRows("dynamic")).containsExactly("1,a", "2,b2");
+    readsAsPaimon("dynamic");
+    assertThatThrownBy(() -> sql("INSERT INTO pw.dynamic VALUES (3, 'c')"))
+        .hasMessageContaining(
+            "Table pw.dynamic has 'bucket' = '-1' (Paimon's dynamic-bucket mode), which Basalt"
+                + " reads but cannot write.");
+    assertThat(paimonRows("dynamic")).containsExactly("1,a", "2,b2");
   }
 
   @Test
