@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import org.apache.paimon.catalog.Identifier;
 import org.apache.paimon.data.BinaryString;
 import org.apache.paimon.data.Decimal;
@@ -199,5 +200,33 @@ class BasaltWrittenTableIT extends SparkTestBase {
     paimon.write("bw", "ts3", updates.toArray(new GenericRow[0]));
     assertThat(rows("SELECT v, count(*) FROM bw.ts3 GROUP BY v")).containsExactly("b,1", "p,41");
     assertThat(paimon.rows("bw", "ts3")).isEqualTo(rows("SELECT * FROM bw.ts3"));
+  }
+
+  /** Tags and rollback made by one system are read by the other; Basalt expiration keeps tags. */
+  @Test
+  void tagsRollbackAndExpirationAcrossSystems() throws Exception {
+    sql(
+        "CREATE TABLE bw.hist (id INT, v STRING) TBLPROPERTIES ('primary-key' = 'id', 'bucket' = '1')");
+    sql("INSERT INTO bw.hist VALUES (1, 'a')");
+    sql("CALL sys.create_tag(table => 'bw.hist', tag => 'basalt1', snapshot => 1)");
+    paimon.write("bw", "hist", GenericRow.of(2, s("b")));
+    paimon.table("bw", "hist").createTag("paimon2", 2);
+    sql("INSERT INTO bw.hist VALUES (3, 'c')");
+    assertThat(paimon.rows(paimon.table("bw", "hist").copy(Map.of("scan.tag-name", "basalt1"))))
+        .containsExactly("1,a");
+    assertThat(rows("SELECT * FROM bw.hist VERSION AS OF 'paimon2'")).containsExactly("1,a", "2,b");
+    sameInBoth("hist", "1,a", "2,b", "3,c");
+
+    paimon.table("bw", "hist").rollbackTo("paimon2");
+    sameInBoth("hist", "1,a", "2,b");
+    sql("INSERT INTO bw.hist VALUES (4, 'd')");
+    sql("CALL sys.rollback(table => 'bw.hist', tag => 'basalt1')");
+    sameInBoth("hist", "1,a");
+    paimon.write("bw", "hist", GenericRow.of(5, s("e")));
+    sql("INSERT INTO bw.hist VALUES (6, 'f')");
+    sql("CALL sys.expire_snapshots(table => 'bw.hist', retain_max => 1)");
+    sameInBoth("hist", "1,a", "5,e", "6,f");
+    assertThat(paimon.rows(paimon.table("bw", "hist").copy(Map.of("scan.tag-name", "basalt1"))))
+        .containsExactly("1,a");
   }
 }

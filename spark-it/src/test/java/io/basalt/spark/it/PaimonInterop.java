@@ -104,8 +104,16 @@ final class PaimonInterop implements AutoCloseable {
     return read(db, name, true);
   }
 
+  /** The rows Paimon reads from {@code table} (for example a copy with 'scan.tag-name'). */
+  List<String> rows(Table table) throws Exception {
+    return read(table, false);
+  }
+
   private List<String> read(String db, String name, boolean withBucket) throws Exception {
-    Table table = table(db, name);
+    return read(table(db, name), withBucket);
+  }
+
+  private List<String> read(Table table, boolean withBucket) throws Exception {
     List<DataField> fields = table.rowType().getFields();
     InternalRow.FieldGetter[] getters = new InternalRow.FieldGetter[fields.size()];
     for (int i = 0; i < getters.length; i++) {
