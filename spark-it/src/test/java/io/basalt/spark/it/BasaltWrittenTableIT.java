@@ -229,4 +229,25 @@ class BasaltWrittenTableIT extends SparkTestBase {
     assertThat(paimon.rows(paimon.table("bw", "hist").copy(Map.of("scan.tag-name", "basalt1"))))
         .containsExactly("1,a");
   }
+
+  @Test
+  void datePartitionsAndARenamedColumn() throws Exception {
+    sql(
+        "CREATE TABLE bw.dated (id INT, dt DATE, v STRING) PARTITIONED BY (dt)"
+            + " TBLPROPERTIES ('primary-key' = 'id,dt', 'bucket' = '2')");
+    sql("INSERT INTO bw.dated VALUES (1, DATE '2022-01-08', 'a'), (2, DATE '2022-01-09', 'b')");
+    sql("ALTER TABLE bw.dated RENAME COLUMN v TO w");
+    sql("INSERT INTO bw.dated VALUES (2, DATE '2022-01-09', 'b2')");
+    // Paimon's DATE is days since the epoch
+    assertThat(paimon.rows("bw", "dated")).containsExactly("1,19000,a", "2,19001,b2");
+    assertThat(paimon.table("bw", "dated").rowType().getFieldNames())
+        .containsExactly("id", "dt", "w");
+    assertThat(rows("SELECT id, datediff(dt, DATE '1970-01-01'), w FROM bw.dated"))
+        .isEqualTo(paimon.rows("bw", "dated"));
+    List<String> buckets = new ArrayList<>();
+    for (String row : paimon.rowsWithBucket("bw", "dated")) {
+      buckets.add(row.substring(0, row.indexOf(',')) + row.substring(row.lastIndexOf(',')));
+    }
+    assertThat(rows("SELECT id, __paimon_bucket FROM bw.dated")).isEqualTo(buckets);
+  }
 }
