@@ -18,14 +18,18 @@ import org.apache.paimon.data.GenericRow;
 import org.apache.paimon.data.Timestamp;
 import org.apache.paimon.disk.IOManager;
 import org.apache.paimon.options.Options;
+import org.apache.paimon.reader.RecordReader;
 import org.apache.paimon.schema.Schema;
 import org.apache.paimon.schema.SchemaChange;
 import org.apache.paimon.table.Table;
 import org.apache.paimon.table.sink.BatchTableCommit;
 import org.apache.paimon.table.sink.BatchTableWrite;
 import org.apache.paimon.table.sink.BatchWriteBuilder;
+import org.apache.paimon.table.source.ReadBuilder;
 import org.apache.paimon.types.DataTypes;
 import org.apache.paimon.types.RowKind;
+import org.apache.paimon.utils.RoaringBitmap32;
+import org.apache.paimon.utils.RoaringBitmap64;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -408,5 +412,55 @@ class PaimonWrittenTableIT extends SparkTestBase {
     assertThat(paimonRows("evolved")).containsExactly("1,a,null", "2,b2,7", "3,c,8");
     readsAsPaimon("evolved");
     assertThat(rows("SELECT id FROM pw.evolved WHERE w = 'a'")).containsExactly("1");
+  }
+
+  /** rbm32 and rbm64 bitmaps merged by Basalt's read are the bytes Paimon's read returns. */
+  @Test
+  void roaringBitmapAggregation() throws Exception {
+    create(
+        "rbm",
+        Schema.newBuilder()
+            .column("id", DataTypes.INT().notNull())
+            .column("b32", DataTypes.BYTES())
+            .column("b64", DataTypes.BYTES())
+            .primaryKey("id")
+            .option("bucket", "1")
+            .option("merge-engine", "aggregation")
+            .option("fields.b32.aggregate-function", "rbm32")
+            .option("fields.b64.aggregate-function", "rbm64"));
+    write(
+        "rbm",
+        GenericRow.of(
+            1,
+            RoaringBitmap32.bitmapOf(1, 5).serialize(),
+            RoaringBitmap64.bitmapOf(1L, 1L << 40).serialize()));
+    write(
+        "rbm",
+        GenericRow.of(
+            1, RoaringBitmap32.bitmapOf(7).serialize(), RoaringBitmap64.bitmapOf(3L).serialize()));
+    Table table = paimon.getTable(Identifier.create("pw", "rbm"));
+    ReadBuilder builder = table.newReadBuilder();
+    List<byte[]> paimonBytes = new java.util.ArrayList<>();
+    try (RecordReader<org.apache.paimon.data.InternalRow> reader =
+        builder.newRead().createReader(builder.newScan().plan())) {
+      reader.forEachRemaining(
+          row -> {
+            paimonBytes.add(row.getBinary(1));
+            paimonBytes.add(row.getBinary(2));
+          });
+    }
+    List<Object[]> basalt = sql("SELECT b32, b64 FROM pw.rbm");
+    assertThat(basalt).hasSize(1);
+    assertThat(paimonBytes).hasSize(2);
+    assertThat((byte[]) basalt.get(0)[0]).isEqualTo(paimonBytes.get(0));
+    assertThat((byte[]) basalt.get(0)[1]).isEqualTo(paimonBytes.get(1));
+    RoaringBitmap32 merged = new RoaringBitmap32();
+    merged.deserialize(java.nio.ByteBuffer.wrap((byte[]) basalt.get(0)[0]));
+    assertThat(merged.getCardinality()).isEqualTo(3);
+    assertThat(merged.contains(7)).isTrue();
+    RoaringBitmap64 merged64 = new RoaringBitmap64();
+    merged64.deserialize((byte[]) basalt.get(0)[1]);
+    assertThat(merged64.serialize())
+        .isEqualTo(RoaringBitmap64.bitmapOf(1L, 3L, 1L << 40).serialize());
   }
 }
