@@ -15,6 +15,7 @@ import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.Path;
 import org.apache.spark.sql.SparkSession;
@@ -441,8 +442,9 @@ public class SparkCatalog
 
   @Override
   public UnboundFunction loadFunction(Identifier ident) throws NoSuchFunctionException {
-    if (BucketFunctions.NAME.equals(ident.name())) {
-      return new BucketFunctions();
+    Optional<BucketFunctions> bucket = BucketFunctions.forName(ident.name());
+    if (bucket.isPresent()) {
+      return bucket.get();
     }
     throw new NoSuchFunctionException(ident);
   }

@@ -32,11 +32,19 @@ final class FooterStats {
       DataType type = field.dataType();
       if (type instanceof StructType || type instanceof ArrayType || type instanceof MapType) {
         result.add(ColumnStats.UNKNOWN);
+      } else if (ParquetSchemas.writesMillis(field)) {
+        // the file holds millis; stats, like rows in memory, are micros
+        ColumnStats millis = primitiveStats(footer.getBlocks(), ColumnPath.get(field.name()), type);
+        result.add(new ColumnStats(micros(millis.min()), micros(millis.max()), millis.nullCount()));
       } else {
         result.add(primitiveStats(footer.getBlocks(), ColumnPath.get(field.name()), type));
       }
     }
     return result;
+  }
+
+  private static Object micros(Object millis) {
+    return millis == null ? null : (Long) millis * 1000L;
   }
 
   private static ColumnStats primitiveStats(

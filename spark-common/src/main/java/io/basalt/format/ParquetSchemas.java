@@ -1,5 +1,6 @@
 package io.basalt.format;
 
+import io.basalt.data.TimestampPrecision;
 import io.basalt.schema.DataField;
 import org.apache.parquet.schema.GroupType;
 import org.apache.parquet.schema.LogicalTypeAnnotation;
@@ -81,7 +82,23 @@ public final class ParquetSchemas {
 
   private static Type toType(StructField field) {
     int id = DataField.fieldId(field);
+    if (writesMillis(field)) {
+      boolean utc = field.dataType() instanceof TimestampType;
+      Repetition repetition = field.nullable() ? Repetition.OPTIONAL : Repetition.REQUIRED;
+      return int64(
+          repetition, LogicalTypeAnnotation.timestampType(utc, TimeUnit.MILLIS), id, field.name());
+    }
     return convert(field.name(), field.dataType(), field.nullable(), id, id, 0);
+  }
+
+  /**
+   * Whether column {@code field} is a timestamp of precision 3 or less, which Paimon's Parquet
+   * writer stores as int64 TIMESTAMP(MILLIS) and its reader expects so; wider ones are MICROS.
+   */
+  static boolean writesMillis(StructField field) {
+    return (field.dataType() instanceof TimestampType
+            || field.dataType() instanceof TimestampNTZType)
+        && TimestampPrecision.of(field) <= TimestampPrecision.MAX_COMPACT;
   }
 
   /**

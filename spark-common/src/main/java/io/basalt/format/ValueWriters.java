@@ -62,7 +62,10 @@ final class ValueWriters {
       for (int i = 0; i < fields.length; i++) {
         names[i] = fields[i].name();
         required[i] = !fields[i].nullable();
-        writers[i] = create(fields[i].dataType(), consumer, path + names[i]);
+        writers[i] =
+            ParquetSchemas.writesMillis(fields[i])
+                ? (src, ordinal) -> consumer.addLong(Math.floorDiv(src.getLong(ordinal), 1000L))
+                : create(fields[i].dataType(), consumer, path + names[i]);
       }
     }
 

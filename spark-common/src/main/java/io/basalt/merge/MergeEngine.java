@@ -113,6 +113,15 @@ public final class MergeEngine {
     return kind == Kind.FIRST_ROW;
   }
 
+  /**
+   * Whether level 0 is invisible to batch reads even without deletion vectors, so writers must move
+   * it up by a lookup at every commit: first-row, as in Paimon, where only the lookup (which keeps
+   * the oldest version) guarantees one live version per key above level 0.
+   */
+  public boolean hidesLevel0() {
+    return keepsOldest();
+  }
+
   /** Whether a deletion-vector lookup must merge the older version's values with the new row. */
   public boolean mergesWithOldValue() {
     return kind == Kind.PARTIAL_UPDATE || kind == Kind.AGGREGATION;

@@ -165,10 +165,16 @@ class MergeEnginePropertyTest {
         model.apply(values, kind);
       }
       table.newCommit("property").commit(write.prepareCommit(), commit);
-      if (random.nextInt(3) == 0) {
+      boolean compacted = random.nextInt(3) == 0;
+      if (compacted) {
         compact(table, random.nextBoolean());
       }
-      assertThat(read(table)).as("after commit %s", commit).isEqualTo(model.rows());
+      // as in Paimon, first-row reads skip level 0, which write-only writers leave to compactions
+      boolean levelZeroHidden =
+          engine == Engine.FIRST_ROW && "true".equals(options.get("write-only"));
+      if (!levelZeroHidden || compacted) {
+        assertThat(read(table)).as("after commit %s", commit).isEqualTo(model.rows());
+      }
     }
     compact(table, true);
     assertThat(read(table)).as("after a full compaction").isEqualTo(model.rows());

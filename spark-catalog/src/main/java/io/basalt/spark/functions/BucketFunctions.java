@@ -3,7 +3,14 @@ package io.basalt.spark.functions;
 import io.basalt.bucket.BucketFunction;
 import io.basalt.data.BinaryRowCodec;
 import io.basalt.data.ProjectedRow;
+import io.basalt.data.TimestampPrecision;
+import io.basalt.data.TruncatedTimestampsRow;
 import io.basalt.data.ValueComparators;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Optional;
+import javax.annotation.Nullable;
 import org.apache.spark.sql.catalyst.InternalRow;
 import org.apache.spark.sql.connector.catalog.functions.BoundFunction;
 import org.apache.spark.sql.connector.catalog.functions.Reducer;
@@ -15,6 +22,8 @@ import org.apache.spark.sql.types.DataTypes;
 import org.apache.spark.sql.types.IntegerType;
 import org.apache.spark.sql.types.StructField;
 import org.apache.spark.sql.types.StructType;
+import org.apache.spark.sql.types.TimestampNTZType;
+import org.apache.spark.sql.types.TimestampType;
 
 /**
  * {@code bucket(numBuckets, key1, key2, ...)}: the bucket Paimon puts a row in, for any number of
@@ -29,6 +38,48 @@ import org.apache.spark.sql.types.StructType;
  */
 public final class BucketFunctions implements UnboundFunction {
   public static final String NAME = "bucket";
+
+  // Spark binds a function to the argument types only, without the columns' metadata, so key
+  // timestamps of a precision other than 6 (hashed as Paimon stores them) are named in the
+  // function: bucket_p<precision of key 1>_<key 2>... (the precision of other types is ignored)
+  private static final String PRECISIONS_PREFIX = NAME + "_p";
+
+  @Nullable private final int[] precisions;
+
+  public BucketFunctions() {
+    this(null);
+  }
+
+  private BucketFunctions(@Nullable int[] precisions) {
+    this.precisions = precisions;
+  }
+
+  /** The function name that hashes keys of these timestamp precisions (one per bucket key). */
+  public static String nameFor(int[] keyPrecisions) {
+    if (Arrays.stream(keyPrecisions).allMatch(p -> p == TimestampPrecision.DEFAULT)) {
+      return NAME;
+    }
+    return PRECISIONS_PREFIX
+        + String.join("_", Arrays.stream(keyPrecisions).mapToObj(String::valueOf).toList());
+  }
+
+  /** The function called {@code name}, if it is {@link #NAME} or a {@link #nameFor} name. */
+  public static Optional<BucketFunctions> forName(String name) {
+    if (NAME.equals(name)) {
+      return Optional.of(new BucketFunctions());
+    }
+    if (!name.matches(PRECISIONS_PREFIX + "[0-9]+(_[0-9]+)*")) {
+      return Optional.empty();
+    }
+    int[] precisions =
+        Arrays.stream(name.substring(PRECISIONS_PREFIX.length()).split("_"))
+            .mapToInt(Integer::parseInt)
+            .toArray();
+    if (Arrays.stream(precisions).anyMatch(p -> p > TimestampPrecision.MAX)) {
+      return Optional.empty();
+    }
+    return Optional.of(new BucketFunctions(precisions));
+  }
 
   @Override
   public String name() {
@@ -47,26 +98,41 @@ public final class BucketFunctions implements UnboundFunction {
       throw new UnsupportedOperationException(
           "bucket(numBuckets INT, key, ...) needs a bucket count and at least one key column");
     }
-    DataType[] keyTypes = new DataType[fields.length - 1];
-    for (int i = 0; i < keyTypes.length; i++) {
-      keyTypes[i] = fields[i + 1].dataType();
-      if (!ValueComparators.isOrderable(keyTypes[i])) {
+    StructField[] keys = new StructField[fields.length - 1];
+    if (precisions != null && precisions.length != keys.length) {
+      throw new UnsupportedOperationException(
+          String.format(
+              "%s names %d key precisions but is called with %d key columns",
+              nameFor(precisions), precisions.length, keys.length));
+    }
+    for (int i = 0; i < keys.length; i++) {
+      DataType type = fields[i + 1].dataType();
+      if (!ValueComparators.isOrderable(type)) {
         throw new UnsupportedOperationException(
-            "bucket() cannot hash a column of type " + keyTypes[i].simpleString());
+            "bucket() cannot hash a column of type " + type.simpleString());
+      }
+      keys[i] = DataTypes.createStructField("k" + i, type, true);
+      if (precisions != null
+          && (type instanceof TimestampType || type instanceof TimestampNTZType)) {
+        keys[i] = TimestampPrecision.with(keys[i], precisions[i]);
       }
     }
-    return new Bound(keyTypes);
+    return new Bound(new StructType(keys));
   }
 
   /** The function bound to key column types. */
   private static final class Bound
       implements ScalarFunction<Integer>, ReducibleFunction<Integer, Integer> {
+    private final StructType keyFields;
     private final DataType[] keyTypes;
     private transient BinaryRowCodec codec;
     private transient ProjectedRow keys;
+    @Nullable private transient TruncatedTimestampsRow truncated;
 
-    Bound(DataType[] keyTypes) {
-      this.keyTypes = keyTypes;
+    Bound(StructType keyFields) {
+      this.keyFields = keyFields;
+      this.keyTypes =
+          Arrays.stream(keyFields.fields()).map(StructField::dataType).toArray(DataType[]::new);
     }
 
     @Override
@@ -94,10 +160,14 @@ public final class BucketFunctions implements UnboundFunction {
 
     @Override
     public String canonicalName() {
-      return "basalt.bucket("
-          + String.join(
-              ",", java.util.Arrays.stream(keyTypes).map(DataType::catalogString).toList())
-          + ")";
+      List<String> keys = new ArrayList<>();
+      for (StructField key : keyFields.fields()) {
+        int precision = TimestampPrecision.of(key);
+        keys.add(
+            key.dataType().catalogString()
+                + (precision == TimestampPrecision.DEFAULT ? "" : "(" + precision + ")"));
+      }
+      return "basalt.bucket(" + String.join(",", keys) + ")";
     }
 
     /**
@@ -109,8 +179,9 @@ public final class BucketFunctions implements UnboundFunction {
     @Override
     public Reducer<Integer, Integer> reducer(
         int thisNumBuckets, ReducibleFunction<?, ?> otherFunction, int otherNumBuckets) {
+      // the same key types and timestamp precisions hash alike
       if (!(otherFunction instanceof Bound other)
-          || !java.util.Arrays.equals(keyTypes, other.keyTypes)) {
+          || !canonicalName().equals(other.canonicalName())) {
         return null;
       }
       int divisor = gcd(thisNumBuckets, otherNumBuckets);
@@ -124,14 +195,20 @@ public final class BucketFunctions implements UnboundFunction {
     @Override
     public Integer produceResult(InternalRow input) {
       if (codec == null) {
-        codec = new BinaryRowCodec(keyTypes);
+        codec = new BinaryRowCodec(keyFields);
+        truncated = TruncatedTimestampsRow.of(keyFields);
         int[] indices = new int[keyTypes.length];
         for (int i = 0; i < indices.length; i++) {
           indices[i] = i + 1;
         }
         keys = new ProjectedRow(keyTypes, indices);
       }
-      return BucketFunction.bucket(codec.toBinary(keys.replace(input)), input.getInt(0));
+      InternalRow key = keys.replace(input);
+      // the writer hashes timestamps cut to the column's precision (precision 0 to 2, 4, 5)
+      if (truncated != null) {
+        key = truncated.replace(key);
+      }
+      return BucketFunction.bucket(codec.toBinary(key), input.getInt(0));
     }
   }
 

@@ -1,5 +1,6 @@
 package io.basalt.spark.write;
 
+import io.basalt.data.TimestampPrecision;
 import io.basalt.manifest.ManifestEntry;
 import io.basalt.predicate.Predicate;
 import io.basalt.spark.functions.BucketFunctions;
@@ -79,10 +80,15 @@ final class SparkWrite implements Write, RequiresDistributionAndOrdering {
     if (buckets > 0) {
       List<Expression> args = new ArrayList<>();
       args.add(Expressions.literal(buckets));
-      for (String key : table.bucketKeys()) {
-        args.add(Expressions.column(key));
+      List<String> keys = table.bucketKeys();
+      int[] precisions = new int[keys.size()];
+      for (int i = 0; i < precisions.length; i++) {
+        args.add(Expressions.column(keys.get(i)));
+        // the function must hash a timestamp key as the writer does, in the column's precision
+        precisions[i] = TimestampPrecision.of(table.schema().field(keys.get(i)).toStructField());
       }
-      clustering.add(Expressions.apply(BucketFunctions.NAME, args.toArray(new Expression[0])));
+      clustering.add(
+          Expressions.apply(BucketFunctions.nameFor(precisions), args.toArray(new Expression[0])));
     }
     return clustering;
   }

@@ -7,6 +7,7 @@ import io.basalt.index.IndexFilePaths;
 import io.basalt.index.IndexManifestEntry;
 import io.basalt.index.IndexManifests;
 import io.basalt.manifest.DataFileMeta;
+import io.basalt.merge.MergeEngine;
 import io.basalt.mergetree.KeyValueLayout;
 import io.basalt.mergetree.SequenceOrder;
 import io.basalt.mergetree.compact.Levels;
@@ -93,8 +94,9 @@ public final class BucketCompactor {
             table.dataFilePaths().bucketDir(split.partition(), split.bucket()),
             table.fileIO().conf());
     BucketDeletionVectors vectors = deletionVectors(split);
-    if (vectors != null) {
-      compaction.withDeletionVectors(
+    boolean lookup = vectors != null || MergeEngine.of(table).hidesLevel0();
+    if (lookup) {
+      compaction.withLookup(
           vectors,
           new LookupPromotion(
               table,
@@ -107,7 +109,7 @@ public final class BucketCompactor {
       if (mode == Mode.FULL) {
         compaction.full();
       } else {
-        if (vectors != null) {
+        if (lookup) {
           compaction.promoteLevel0();
         }
         if (mode == Mode.MINOR) {

@@ -2,6 +2,7 @@ package io.basalt.operation.scan;
 
 import io.basalt.data.BinaryRow;
 import io.basalt.deletionvectors.DeletionFile;
+import io.basalt.format.FileFormats;
 import io.basalt.index.DeletionVectorMeta;
 import io.basalt.index.IndexFileMeta;
 import io.basalt.index.IndexManifestEntry;
@@ -10,6 +11,7 @@ import io.basalt.manifest.DataFileMeta;
 import io.basalt.manifest.ManifestEntry;
 import io.basalt.manifest.ManifestFileMeta;
 import io.basalt.manifest.ManifestFiles;
+import io.basalt.merge.MergeEngine;
 import io.basalt.options.TableOptions;
 import io.basalt.predicate.ColumnStatistics;
 import io.basalt.predicate.Predicate;
@@ -50,6 +52,9 @@ public final class TableScan {
 
   /** The name bucket predicates use for the bucket id (Paimon's metadata column). */
   public static final String BUCKET_COLUMN = "__paimon_bucket";
+
+  /** The bucket id of Paimon's postponed-bucket files ({@code 'bucket' = '-2'}). */
+  public static final int POSTPONED_BUCKET = -2;
 
   public TableScan(FileStoreTable table) {
     this.table = table;
@@ -143,6 +148,7 @@ public final class TableScan {
   }
 
   private Plan planThisBranch() {
+    FileFormats.checkReadable(table.options(), table.name());
     Optional<Snapshot> snapshot =
         pinned != null
             ? Optional.of(pinned)
@@ -190,14 +196,26 @@ public final class TableScan {
           !forCompaction
               && table.hasPrimaryKey()
               && table.options().get(TableOptions.DELETION_VECTORS_ENABLED);
+      // as in Paimon, level-0 rows of first-row tables are not visible until a lookup moves them
+      boolean hideLevel0 =
+          deletionVectors
+              || (!forCompaction && table.hasPrimaryKey() && MergeEngine.of(table).hidesLevel0());
       FileFilter fileFilter = new FileFilter(table, filters, deletionVectors);
       Map<String, DeletionFile> deletionFiles =
           deletionVectors ? deletionFiles(snapshot) : Map.of();
       List<DataSplit> splits = new ArrayList<>();
       for (List<ManifestEntry> group : byBucket.values()) {
-        if (deletionVectors) {
+        if (group.get(0).bucket() == POSTPONED_BUCKET) {
+          // Paimon's postponed-bucket files wait for a compaction to pick their real bucket; no
+          // read sees them before that (they may not even be Parquet)
+          continue;
+        }
+        if (hideLevel0) {
           // level-0 rows are not visible yet: a compaction (in the writer or a job) moves them up
           group = group.stream().filter(e -> e.file().level() > 0).toList();
+        }
+        for (ManifestEntry entry : group) {
+          FileFormats.checkDataFile(entry.file().fileName(), table.name());
         }
         List<DataFileMeta> files = group.isEmpty() ? List.of() : fileFilter.select(group);
         if (!files.isEmpty()) {

@@ -53,19 +53,19 @@ public final class BucketCompaction {
   }
 
   /**
-   * Switches to deletion-vector mode: rewrites skip deleted rows, and level-0 files move up by
-   * {@link #promoteLevel0()} instead of plain merges.
+   * Switches to lookup mode: level-0 files move up by {@link #promoteLevel0()} instead of plain
+   * merges; with deletion vectors ({@code vectors} not null) rewrites also skip deleted rows.
    */
-  public BucketCompaction withDeletionVectors(
-      BucketDeletionVectors vectors, LookupPromotion lookup) {
+  public BucketCompaction withLookup(
+      @Nullable BucketDeletionVectors vectors, LookupPromotion lookup) {
     this.deletionVectors = vectors;
     this.promotion = lookup;
     return this;
   }
 
   /**
-   * Deletion-vector mode: moves every level-0 file into the lowest free level above 0, marking
-   * older versions deleted (a full compaction when no level is free).
+   * Lookup mode: moves every level-0 file into the lowest free level above 0, marking older
+   * versions deleted when there are deletion vectors (a full compaction when no level is free).
    */
   public void promoteLevel0() {
     List<DataFileMeta> level0 = levels.level0Files();

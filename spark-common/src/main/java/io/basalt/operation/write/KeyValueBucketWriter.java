@@ -32,6 +32,7 @@ final class KeyValueBucketWriter implements BucketWriter {
   private final UniversalCompaction picker;
   @Nullable private final BucketCompaction compaction;
   @Nullable private final BucketDeletionVectors deletionVectors;
+  private final boolean lookup;
   private final List<DataFileMeta> newFiles = new ArrayList<>();
   private long nextSequence;
   private final boolean spillable;
@@ -51,7 +52,7 @@ final class KeyValueBucketWriter implements BucketWriter {
       List<DataFileMeta> existingFiles,
       long firstSequence,
       String tableName,
-      @Nullable DeletionVectorMode deletionVectors) {
+      @Nullable LookupMode lookup) {
     this.mergeEngine = mergeEngine;
     this.keyValues =
         new KeyValues(
@@ -73,9 +74,10 @@ final class KeyValueBucketWriter implements BucketWriter {
                 target.totalBuckets(),
                 target.bucketDir(),
                 context.conf());
-    this.deletionVectors = deletionVectors == null ? null : deletionVectors.vectors();
-    if (this.compaction != null && deletionVectors != null) {
-      this.compaction.withDeletionVectors(deletionVectors.vectors(), deletionVectors.promotion());
+    this.deletionVectors = lookup == null ? null : lookup.vectors();
+    this.lookup = lookup != null;
+    if (this.compaction != null && lookup != null) {
+      this.compaction.withLookup(lookup.vectors(), lookup.promotion());
     }
     this.nextSequence = firstSequence;
     this.spillable = context.spillable();
@@ -83,8 +85,11 @@ final class KeyValueBucketWriter implements BucketWriter {
     this.spillDir = context.spillDir();
   }
 
-  /** A deletion-vector table's bucket state: its vectors and the lookup that maintains them. */
-  record DeletionVectorMode(BucketDeletionVectors vectors, LookupPromotion promotion) {}
+  /**
+   * How level 0 moves up at the end of a write: by {@code promotion}'s lookup, maintaining the
+   * deletion vectors {@code vectors} when the table has them (first-row tables may not).
+   */
+  record LookupMode(@Nullable BucketDeletionVectors vectors, LookupPromotion promotion) {}
 
   /** Where a bucket writer writes. */
   record Target(BinaryRow partition, int bucket, int totalBuckets, Path bucketDir) {}
@@ -151,9 +156,9 @@ final class KeyValueBucketWriter implements BucketWriter {
   }
 
   private void compactWhileDue() {
-    // write-only writers leave compaction to a separate job; deletion-vector writers first move
-    // level 0 up with lookups at the end of the write, and only then may merge upper levels
-    if (compaction != null && deletionVectors == null) {
+    // write-only writers leave compaction to a separate job; lookup writers (deletion vectors,
+    // first-row) first move level 0 up at the end of the write, and only then merge upper levels
+    if (compaction != null && !lookup) {
       compaction.compactWhileDue(picker);
     }
   }
@@ -169,7 +174,7 @@ final class KeyValueBucketWriter implements BucketWriter {
     if (compaction == null) {
       return new Result(List.copyOf(newFiles), List.of(), List.of());
     }
-    if (deletionVectors != null) {
+    if (lookup) {
       compaction.promoteLevel0();
       compaction.compactWhileDue(picker);
     }

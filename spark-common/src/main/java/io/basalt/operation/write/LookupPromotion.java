@@ -17,6 +17,7 @@ import io.basalt.utils.CloseableIterator;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import javax.annotation.Nullable;
 import org.apache.spark.sql.catalyst.InternalRow;
 import org.apache.spark.sql.types.StructType;
 
@@ -50,13 +51,19 @@ public final class LookupPromotion {
     this.read = table.newRead(table.rowType());
   }
 
-  /** Writes {@code level0}'s rows at {@code outputLevel}; returns the files written. */
+  /**
+   * Writes {@code level0}'s rows at {@code outputLevel}; returns the files written.
+   *
+   * @param deletionVectors the bucket's vectors; null only for engines that keep the oldest version
+   *     (first-row), which never delete an older row
+   */
   List<DataFileMeta> promote(
       DataSplit bucket,
       List<DataFileMeta> level0,
       List<SortedRun> upper,
       int outputLevel,
-      BucketDeletionVectors deletionVectors) {
+      @Nullable BucketDeletionVectors deletionVectors) {
+
     BinaryRow partition = bucket.partition();
     RollingDataFileWriter writer =
         new RollingDataFileWriter(
@@ -120,7 +127,7 @@ public final class LookupPromotion {
   private final class KeyCursor implements AutoCloseable {
     private final DataSplit bucket;
     private final List<DataFileMeta> files;
-    private final BucketDeletionVectors deletionVectors;
+    @Nullable private final BucketDeletionVectors deletionVectors;
     // the old values are read only when the engine merges them with the new row
     private final StructType schema =
         mergeEngine.mergesWithOldValue() ? layout.fileSchema() : layout.schemaWithValues(List.of());
@@ -129,7 +136,10 @@ public final class LookupPromotion {
     private long position;
     private InternalRow current;
 
-    KeyCursor(DataSplit bucket, List<DataFileMeta> files, BucketDeletionVectors deletionVectors) {
+    KeyCursor(
+        DataSplit bucket,
+        List<DataFileMeta> files,
+        @Nullable BucketDeletionVectors deletionVectors) {
       this.bucket = bucket;
       this.files = files;
       this.deletionVectors = deletionVectors;
@@ -155,7 +165,8 @@ public final class LookupPromotion {
         if (rows != null && rows.hasNext()) {
           current = rows.next();
           position++;
-          var deleted = deletionVectors.get(files.get(fileIndex).fileName());
+          var deleted =
+              deletionVectors == null ? null : deletionVectors.get(files.get(fileIndex).fileName());
           if (deleted == null || !deleted.isDeleted(position)) {
             return;
           }

@@ -1,11 +1,13 @@
 package io.basalt.operation.write;
 
 import io.basalt.bucket.BucketFunction;
+import io.basalt.bucket.WritableBucketMode;
 import io.basalt.data.BinaryRow;
 import io.basalt.data.BinaryRowCodec;
 import io.basalt.data.ProjectedRow;
 import io.basalt.data.RowComparator;
 import io.basalt.data.RowKind;
+import io.basalt.data.TruncatedTimestampsRow;
 import io.basalt.deletionvectors.BucketDeletionVectors;
 import io.basalt.deletionvectors.DeletionVectorIndexFile;
 import io.basalt.fs.DataFilePaths;
@@ -58,8 +60,11 @@ public final class TableWrite implements AutoCloseable {
   @Nullable private final MergeEngine mergeEngine;
   @Nullable private CompactRewriter rewriter;
   @Nullable private LookupPromotion promotion;
+  // timestamps of precision below 6 are written in their precision, as Paimon reads them
+  @Nullable private final TruncatedTimestampsRow truncatedTimestamps;
 
   public TableWrite(FileStoreTable table, @Nullable Long baseSnapshotId, boolean overwrite) {
+    WritableBucketMode.check(table);
     this.table = table;
     this.context = WriteContext.of(table);
     this.dataPaths = table.dataFilePaths();
@@ -73,6 +78,7 @@ public final class TableWrite implements AutoCloseable {
                 .comparator(layout, table.schema().fields());
     this.mergeEngine = layout == null ? null : MergeEngine.of(table);
     this.configuredBuckets = table.bucketCount();
+    this.truncatedTimestamps = TruncatedTimestampsRow.of(table.rowType());
     TableSchema schema = table.schema();
     this.partitionView = projection(schema, schema.partitionKeys());
     this.partitionCodec = new BinaryRowCodec(table.partitionType());
@@ -121,6 +127,9 @@ public final class TableWrite implements AutoCloseable {
    * key columns of {@code row} matter then). Append tables accept only {@code +I}.
    */
   public void write(InternalRow row, RowKind kind) {
+    if (truncatedTimestamps != null) {
+      row = truncatedTimestamps.replace(row);
+    }
     BinaryRow partition = partitionOf(row);
     int totalBuckets = state.totalBuckets(partition);
     int bucket =
@@ -174,21 +183,24 @@ public final class TableWrite implements AutoCloseable {
                 state.files(partition, bucket),
                 firstSequence,
                 table.name(),
-                deletionVectorMode(partition, bucket));
+                lookupMode(partition, bucket));
     writers.put(new PartitionBucket(partition, bucket), writer);
     return writer;
   }
 
   @Nullable
-  private KeyValueBucketWriter.DeletionVectorMode deletionVectorMode(
-      BinaryRow partition, int bucket) {
-    if (!table.options().get(TableOptions.DELETION_VECTORS_ENABLED) || compaction.writeOnly()) {
+  private KeyValueBucketWriter.LookupMode lookupMode(BinaryRow partition, int bucket) {
+    boolean vectors = table.options().get(TableOptions.DELETION_VECTORS_ENABLED);
+    if (!(vectors || mergeEngine.hidesLevel0()) || compaction.writeOnly()) {
       return null;
     }
     if (promotion == null) {
       promotion = new LookupPromotion(table, layout, versionOrder);
     }
-    return new KeyValueBucketWriter.DeletionVectorMode(
+    if (!vectors) {
+      return new KeyValueBucketWriter.LookupMode(null, promotion);
+    }
+    return new KeyValueBucketWriter.LookupMode(
         new BucketDeletionVectors(
             new DeletionVectorIndexFile(
                 table.fileIO(),

@@ -1,0 +1,87 @@
+package io.basalt.format;
+
+import io.basalt.BasaltException;
+import io.basalt.options.ManifestOptions;
+import io.basalt.options.Options;
+import io.basalt.options.TableOptions;
+import java.util.Locale;
+
+/**
+ * The file formats Basalt reads: Parquet data files and Avro manifests. Paimon can also write ORC
+ * or Avro data files and Parquet manifests; a table using them is refused before any file is
+ * opened, with a message naming the option, instead of failing deep inside a reader.
+ */
+public final class FileFormats {
+  private FileFormats() {}
+
+  /** The data-file format Basalt reads and writes. */
+  public static final String DATA_FORMAT = "parquet";
+
+  /** The manifest format Basalt reads and writes. */
+  public static final String MANIFEST_FORMAT = "avro";
+
+  /**
+   * Checks that the formats {@code options} declare are ones Basalt reads.
+   *
+   * @throws BasaltException naming the option, its value and what Basalt supports otherwise
+   */
+  public static void checkReadable(Options options, String table) {
+    check(options, table, TableOptions.FILE_FORMAT.key(), DATA_FORMAT, "data files");
+    check(options, table, ManifestOptions.MANIFEST_FORMAT.key(), MANIFEST_FORMAT, "manifests");
+  }
+
+  /**
+   * Checks that data file {@code fileName} of {@code table} is a Parquet file, by its extension as
+   * Paimon names it ({@code data-<uuid>-<n>.<format>}).
+   *
+   * @throws BasaltException naming the file, its format and option 'file.format' otherwise
+   */
+  public static void checkDataFile(String fileName, String table) {
+    int dot = fileName.lastIndexOf('.');
+    String extension = dot < 0 ? "" : fileName.substring(dot + 1).toLowerCase(Locale.ROOT);
+    if (extension.equals(DATA_FORMAT) || !isPaimonFormat(extension)) {
+      return;
+    }
+    throw new BasaltException(
+        String.format(
+            "Data file %s of table %s is in format '%s' (Paimon's option '%s'); Basalt reads only"
+                + " %s data files. Fix: copy the rows with Paimon into a table created with '%s' ="
+                + " '%s', or read this table with Paimon.",
+            fileName,
+            table,
+            extension,
+            TableOptions.FILE_FORMAT.key(),
+            DATA_FORMAT,
+            TableOptions.FILE_FORMAT.key(),
+            DATA_FORMAT));
+  }
+
+  private static boolean isPaimonFormat(String extension) {
+    return switch (extension) {
+      case "orc", "avro", "csv", "json", "lance", "blob" -> true;
+      default -> false;
+    };
+  }
+
+  private static void check(
+      Options options, String table, String key, String supported, String what) {
+    String value = options.raw(key).map(String::trim).orElse(supported);
+    if (value.equalsIgnoreCase(supported)) {
+      return;
+    }
+    throw new BasaltException(
+        String.format(
+            "Table %s has '%s' = '%s'; Basalt reads and writes only %s %s ('%s' = '%s'). Fix:"
+                + " copy the rows with Paimon into a table created with '%s' = '%s', or read this"
+                + " table with Paimon.",
+            table,
+            key,
+            value,
+            supported.equals("avro") ? "Avro" : "Parquet",
+            what,
+            key,
+            supported,
+            key,
+            supported));
+  }
+}

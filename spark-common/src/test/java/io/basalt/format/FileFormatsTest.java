@@ -1,0 +1,52 @@
+package io.basalt.format;
+
+import static org.assertj.core.api.Assertions.assertThatCode;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.basalt.BasaltException;
+import io.basalt.options.Options;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class FileFormatsTest {
+  @Test
+  void parquetDataAndAvroManifestsAreReadable() {
+    assertThatCode(() -> FileFormats.checkReadable(new Options(Map.of(), "db.t"), "db.t"))
+        .doesNotThrowAnyException();
+    Options explicit =
+        new Options(Map.of("file.format", "PARQUET", "manifest.format", "avro"), "db.t");
+    assertThatCode(() -> FileFormats.checkReadable(explicit, "db.t")).doesNotThrowAnyException();
+    assertThatCode(() -> FileFormats.checkDataFile("data-1a-0.parquet", "db.t"))
+        .doesNotThrowAnyException();
+  }
+
+  @Test
+  void otherDataFormatsAreRefusedNamingTheOption() {
+    for (String format : new String[] {"avro", "orc"}) {
+      Options options = new Options(Map.of("file.format", format), "db.t");
+      assertThatThrownBy(() -> FileFormats.checkReadable(options, "db.t"))
+          .isInstanceOf(BasaltException.class)
+          .hasMessageStartingWith("Table db.t has 'file.format' = '" + format + "'")
+          .hasMessageContaining("Basalt reads and writes only Parquet data files")
+          .hasMessageContaining("Fix: copy the rows with Paimon into a table created with")
+          .hasMessageContaining("'file.format' = 'parquet'");
+    }
+  }
+
+  @Test
+  void parquetManifestsAreRefusedNamingTheOption() {
+    Options options = new Options(Map.of("manifest.format", "parquet"), "db.t");
+    assertThatThrownBy(() -> FileFormats.checkReadable(options, "db.t"))
+        .hasMessageStartingWith("Table db.t has 'manifest.format' = 'parquet'")
+        .hasMessageContaining("only Avro manifests ('manifest.format' = 'avro')");
+  }
+
+  @Test
+  void aDataFileInAnotherFormatIsRefusedNamingItAndTheOption() {
+    assertThatThrownBy(() -> FileFormats.checkDataFile("data-1a-0.orc", "db.t"))
+        .hasMessageStartingWith(
+            "Data file data-1a-0.orc of table db.t is in format 'orc' (Paimon's option"
+                + " 'file.format'); Basalt reads only parquet data files.")
+        .hasMessageContaining("'file.format' = 'parquet'");
+  }
+}
