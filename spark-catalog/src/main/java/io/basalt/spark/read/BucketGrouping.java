@@ -1,6 +1,7 @@
 package io.basalt.spark.read;
 
 import io.basalt.data.BinaryRowCodec;
+import io.basalt.data.TimestampPrecision;
 import io.basalt.operation.scan.SplitPacker;
 import io.basalt.options.ReadOptions;
 import io.basalt.table.DataSplit;
@@ -111,6 +112,12 @@ final class BucketGrouping {
     String key = keys.get(0);
     if (!hasField(readSchema, key)) {
       return off("bucket key " + key + " not in the read schema");
+    }
+    int precision = TimestampPrecision.of(table.schema().field(key).toStructField());
+    if (precision != TimestampPrecision.DEFAULT) {
+      // Spark's bucket transform resolves to the function "bucket", which hashes microseconds;
+      // this key is hashed in its own precision (see BucketFunctions.nameFor)
+      return off("bucket key " + key + " is a timestamp of precision " + precision);
     }
     if (splits.isEmpty()) {
       return off("nothing to read");

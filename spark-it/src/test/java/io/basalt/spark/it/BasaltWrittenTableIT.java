@@ -200,6 +200,15 @@ class BasaltWrittenTableIT extends SparkTestBase {
     paimon.write("bw", "ts3", updates.toArray(new GenericRow[0]));
     assertThat(rows("SELECT v, count(*) FROM bw.ts3 GROUP BY v")).containsExactly("b,1", "p,41");
     assertThat(paimon.rows("bw", "ts3")).isEqualTo(rows("SELECT * FROM bw.ts3"));
+    // Spark's bucket transform hashes microseconds, so a grouped scan must not report it here
+    String plan =
+        spark
+            .read()
+            .option("scan.preserve-data-grouping", "true")
+            .table("bw.ts3")
+            .queryExecution()
+            .explainString(org.apache.spark.sql.execution.ExplainMode.fromString("formatted"));
+    assertThat(plan).contains("grouping=off: bucket key ts is a timestamp of precision 3");
   }
 
   /** Tags and rollback made by one system are read by the other; Basalt expiration keeps tags. */
