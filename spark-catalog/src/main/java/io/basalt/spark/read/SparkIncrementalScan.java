@@ -9,7 +9,6 @@ import io.basalt.table.FileStoreTable;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.OptionalLong;
 import javax.annotation.Nullable;
 import org.apache.spark.sql.connector.read.Batch;
 import org.apache.spark.sql.connector.read.InputPartition;
@@ -103,19 +102,7 @@ final class SparkIncrementalScan implements Scan, Batch, SupportsReportStatistic
       rows += split.rowCount();
       bytes += split.sizeInBytes();
     }
-    long rowCount = rows;
-    long size = bytes;
-    return new Statistics() {
-      @Override
-      public OptionalLong sizeInBytes() {
-        return OptionalLong.of(size);
-      }
-
-      @Override
-      public OptionalLong numRows() {
-        return OptionalLong.of(rowCount);
-      }
-    };
+    return new ScanStatistics(bytes, rows);
   }
 
   @Override

@@ -16,7 +16,6 @@ import io.basalt.table.FileStoreTable;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
-import java.util.OptionalLong;
 import java.util.Set;
 import javax.annotation.Nullable;
 import org.apache.spark.sql.connector.expressions.Expressions;
@@ -354,19 +353,7 @@ public final class SparkScan
       rows += split.rowCount();
       bytes += split.sizeInBytes();
     }
-    long rowCount = rows;
-    long size = bytes;
-    return new Statistics() {
-      @Override
-      public OptionalLong sizeInBytes() {
-        return OptionalLong.of(size);
-      }
-
-      @Override
-      public OptionalLong numRows() {
-        return OptionalLong.of(rowCount);
-      }
-    };
+    return new ScanStatistics(bytes, rows);
   }
 
   @Override
