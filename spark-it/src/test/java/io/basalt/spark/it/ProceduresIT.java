@@ -94,7 +94,6 @@ class ProceduresIT extends SparkTestBase {
         .hasMessageContaining("proc.missing");
     assertThatThrownBy(() -> sql("CALL paimon.sys.no_such_procedure()"))
         .hasMessageContaining("no_such_procedure")
-        .rootCause()
         .hasMessageContaining("sys.expire_snapshots");
     assertThat(snapshots("args")).hasSize(5);
   }
