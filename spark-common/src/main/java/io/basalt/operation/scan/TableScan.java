@@ -17,7 +17,6 @@ import io.basalt.predicate.ColumnStatistics;
 import io.basalt.predicate.Predicate;
 import io.basalt.predicate.StatsEvaluator;
 import io.basalt.predicate.ValueEvaluator;
-import io.basalt.schema.DataField;
 import io.basalt.schema.TableSchema;
 import io.basalt.snapshot.Snapshot;
 import io.basalt.table.DataSplit;
@@ -31,8 +30,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.function.Function;
 import javax.annotation.Nullable;
-import org.apache.spark.sql.types.StructField;
-import org.apache.spark.sql.types.StructType;
 
 /**
  * Plans a read: picks a snapshot, reads its manifests once, folds them into live files, prunes
@@ -367,103 +364,6 @@ public final class TableScan {
       return partitionMatches.computeIfAbsent(
           entry.partition(),
           p -> ValueEvaluator.test(filters.partition(), partitionStats.values(p)));
-    }
-  }
-
-  /** Applies key and value statistics to the files of one bucket. */
-  private static final class FileFilter {
-    private final boolean primaryKey;
-    private final boolean valueFiltersApply;
-    private final ScanFilters filters;
-    @Nullable private final StatsView keyStats;
-
-    private final FileValueStats valueStats;
-    private final TableSchema schema;
-    private long planned;
-    private long skipped;
-    private long bucketsSkipped;
-
-    /**
-     * @param deletionVectors whether the scan reads deletion-vector files, whose rows are final
-     */
-    FileFilter(FileStoreTable table, ScanFilters filters, boolean deletionVectors) {
-      this.schema = table.schema();
-      this.primaryKey = table.hasPrimaryKey();
-      // partial-update and aggregation build a row from several versions, so no single version's
-      // statistics say whether the merged row matches: value filters may then skip nothing
-      String engine = table.options().get(TableOptions.MERGE_ENGINE);
-      this.valueFiltersApply =
-          !primaryKey
-              || deletionVectors
-              || "deduplicate".equals(engine)
-              || "first-row".equals(engine);
-      this.filters = filters;
-      this.keyStats = primaryKey ? new StatsView(columns(schema.trimmedPrimaryKeys())) : null;
-      this.valueStats = new FileValueStats(schema, table.schemaManager()::schema);
-    }
-
-    private StructType columns(List<String> names) {
-      List<StructField> fields = new ArrayList<>();
-      for (DataField field : schema.fields(names)) {
-        fields.add(field.toStructField());
-      }
-      return new StructType(fields.toArray(new StructField[0]));
-    }
-
-    List<DataFileMeta> select(List<ManifestEntry> group) {
-      List<DataFileMeta> files = new ArrayList<>();
-      boolean anyValueMatch = filters.value() == null || !valueFiltersApply;
-      for (ManifestEntry entry : group) {
-        DataFileMeta file = entry.file();
-        boolean keep = keyMayMatch(file);
-        boolean valueMatch = keep && valueMayMatch(file);
-        if (!primaryKey) {
-          keep = keep && valueMatch;
-        }
-        anyValueMatch |= valueMatch;
-        if (keep) {
-          files.add(file);
-        } else {
-          skipped++;
-        }
-      }
-      if (primaryKey && !anyValueMatch) {
-        // no version of any row in this bucket can match: skip the bucket as a whole
-        skipped += files.size();
-        bucketsSkipped++;
-        return List.of();
-      }
-      planned += files.size();
-      return files;
-    }
-
-    long planned() {
-      return planned;
-    }
-
-    long skipped() {
-      return skipped;
-    }
-
-    long bucketsSkipped() {
-      return bucketsSkipped;
-    }
-
-    private boolean keyMayMatch(DataFileMeta file) {
-      if (filters.key() == null || keyStats == null) {
-        return true;
-      }
-      return StatsEvaluator.mayMatch(
-          filters.key(), keyStats.decode(file.keyStats()), file.rowCount());
-    }
-
-    private boolean valueMayMatch(DataFileMeta file) {
-      if (filters.value() == null) {
-        return true;
-      }
-      // stats are laid out by the file's own schema, which may be older than the one read
-      Function<String, ColumnStatistics> stats = valueStats.decode(file);
-      return StatsEvaluator.mayMatch(filters.value(), stats, file.rowCount());
     }
   }
 }
