@@ -2,9 +2,7 @@ package io.basalt.spark;
 
 import io.basalt.BasaltException;
 import io.basalt.fs.FileIO;
-import io.basalt.options.ReadOptions;
 import io.basalt.schema.TableSchema;
-import io.basalt.snapshot.Snapshot;
 import io.basalt.spark.functions.BucketFunctions;
 import io.basalt.spark.procedures.Procedures;
 import io.basalt.spark.systables.SystemTables;
@@ -194,13 +192,7 @@ public class SparkCatalog
     TableName parsed = TableName.parse(ident, tableExists(ident));
     FileStoreTable table =
         loadFileStoreTable(parsed.systemTable() == null ? ident : parsed.dataTable(), false);
-    Snapshot snapshot = table.timeTravel().version(version);
-    // a tag pins by name: it stays readable after its snapshot expired
-    Map<String, String> pin =
-        table.tagManager().exists(version)
-            ? Map.of(ReadOptions.SCAN_TAG_NAME.key(), version)
-            : Map.of(ReadOptions.SCAN_SNAPSHOT_ID.key(), String.valueOf(snapshot.id()));
-    return timeTravelled(table, parsed, snapshot, pin);
+    return TimeTravelTables.atVersion(table, parsed, version);
   }
 
   /**
@@ -212,28 +204,7 @@ public class SparkCatalog
     TableName parsed = TableName.parse(ident, tableExists(ident));
     FileStoreTable table =
         loadFileStoreTable(parsed.systemTable() == null ? ident : parsed.dataTable(), false);
-    Snapshot snapshot = table.timeTravel().asOfTimestamp(Math.floorDiv(timestamp, 1000L));
-    return timeTravelled(
-        table,
-        parsed,
-        snapshot,
-        Map.of(ReadOptions.SCAN_SNAPSHOT_ID.key(), String.valueOf(snapshot.id())));
-  }
-
-  /** The data table, or its system table, reading {@code snapshot} through the {@code pin}. */
-  private static Table timeTravelled(
-      FileStoreTable table, TableName parsed, Snapshot snapshot, Map<String, String> pin) {
-    FileStoreTable pinned = withSchemaOf(table, snapshot).copyWithOptions(pin);
-    return parsed.systemTable() == null
-        ? new SparkTable(pinned)
-        : SystemTables.loadAsOf(pinned, parsed.systemTable());
-  }
-
-  /** {@code table} with the schema {@code snapshot} was committed with (old columns included). */
-  private static FileStoreTable withSchemaOf(FileStoreTable table, Snapshot snapshot) {
-    return snapshot.schemaId() == table.schema().id()
-        ? table
-        : table.copyWithSchema(table.schemaManager().schema(snapshot.schemaId()));
+    return TimeTravelTables.atTimestamp(table, parsed, timestamp);
   }
 
   /**
@@ -259,7 +230,7 @@ public class SparkCatalog
     if (parsed.branch() != null) {
       FileStoreTable table = loadBaseTable(parsed.base(), checkLatest);
       FileStoreTable branch = table.switchToBranch(parsed.branch());
-      return checkLatest ? checkSchemaOfLatestSnapshot(branch) : branch;
+      return checkLatest ? LatestSchemaCheck.check(branch) : branch;
     }
     return loadBaseTable(ident, checkLatest);
   }
@@ -284,35 +255,10 @@ public class SparkCatalog
     }
     try {
       FileStoreTable table = FileStoreTable.load(fileIO, tablePath(ident), tableName(ident));
-      return checkLatest ? checkSchemaOfLatestSnapshot(table) : table;
+      return checkLatest ? LatestSchemaCheck.check(table) : table;
     } catch (TableNotFoundException e) {
       throw new NoSuchTableException(ident);
     }
-  }
-
-  /**
-   * Fails when the latest snapshot was written under a schema newer than the latest schema file:
-   * that schema file was lost, and reading or writing with an older schema would silently drop its
-   * options.
-   */
-  private static FileStoreTable checkSchemaOfLatestSnapshot(FileStoreTable table) {
-    table
-        .latestSnapshot()
-        .filter(snapshot -> snapshot.schemaId() > table.schema().id())
-        .ifPresent(
-            snapshot -> {
-              throw new BasaltException(
-                  String.format(
-                      "Table %s is damaged: snapshot %s was written with schema %s, but schema file"
-                          + " %s does not exist (the latest schema file is schema-%s). Fix: restore"
-                          + " the schema file from a backup.",
-                      table.name(),
-                      snapshot.id(),
-                      snapshot.schemaId(),
-                      table.paths().schemaFile(snapshot.schemaId()),
-                      table.schema().id()));
-            });
-    return table;
   }
 
   @Override
