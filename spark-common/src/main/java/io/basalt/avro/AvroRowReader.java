@@ -9,6 +9,7 @@ import java.util.NoSuchElementException;
 import java.util.function.Function;
 import org.apache.avro.Schema;
 import org.apache.avro.file.DataFileStream;
+import org.apache.avro.generic.GenericData;
 import org.apache.avro.generic.GenericDatumReader;
 import org.apache.avro.generic.GenericRecord;
 
@@ -69,7 +70,8 @@ public final class AvroRowReader<T> implements CloseableIterator<T> {
     DataFileStream<GenericRecord> stream;
     byte[] sync;
     try {
-      stream = new DataFileStream<>(input, new GenericDatumReader<>());
+      // a GenericData of its own: the shared one caches a reader per schema and never lets go
+      stream = new DataFileStream<>(input, new GenericDatumReader<>(null, null, new GenericData()));
       sync = input.headerSync();
     } catch (IOException | RuntimeException e) {
       closeAfterFailure(in, e);
