@@ -9,10 +9,12 @@ import io.basalt.snapshot.Snapshot;
 import io.basalt.snapshot.SnapshotManager;
 import io.basalt.table.FileStoreTable;
 import java.io.IOException;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
+import java.util.Set;
 import java.util.concurrent.ThreadLocalRandom;
 import javax.annotation.Nullable;
 import org.slf4j.Logger;
@@ -23,9 +25,10 @@ import org.slf4j.LoggerFactory;
  * latest snapshot (checking conflicts there), writes its manifests and creates {@code
  * snapshot-<latest+1>} only if absent. Creating that file is the point of no return: once it exists
  * the commit stands and this class returns its id; nothing thrown before it leaves a snapshot
- * behind. An attempt that loses the race deletes its own manifests, backs off and retries. A retry
- * first checks whether an earlier attempt of the same (commit user, identifier) landed, so commits
- * are idempotent.
+ * behind. (One exception: a snapshot that landed in an id expiration had freed, below newer
+ * snapshots, is taken back and committed again; see {@link ExpiredIdCheck}.) An attempt that loses
+ * the race deletes its own manifests, backs off and retries. A retry first checks whether an
+ * earlier attempt of the same (commit user, identifier) landed, so commits are idempotent.
  */
 final class CommitLoop {
   private static final Logger LOG = LoggerFactory.getLogger(CommitLoop.class);
@@ -51,6 +54,13 @@ final class CommitLoop {
   private final int mergeMinCount;
   private final long manifestFullCompactionThreshold;
   private final long manifestTargetSize;
+  private final ExpiredIdCheck freedIds;
+
+  /** Ids of this commit's snapshots that landed in freed ids and were taken back. */
+  private final Set<Long> retracted = new HashSet<>();
+
+  /** The changes of the last prepared attempt. */
+  private List<ManifestEntry> lastDelta = List.of();
 
   CommitLoop(
       FileStoreTable table, String commitUser, SnapshotFactory factory, CommitCleanup cleanup) {
@@ -67,6 +77,9 @@ final class CommitLoop {
     this.manifestTargetSize = options.get(ManifestOptions.MANIFEST_TARGET_FILE_SIZE);
     this.manifestFullCompactionThreshold =
         options.get(ManifestOptions.MANIFEST_FULL_COMPACTION_THRESHOLD_SIZE);
+    this.freedIds =
+        new ExpiredIdCheck(
+            table, new TouchedEntries(table.manifestFiles(), table.partitionType(), table.name()));
   }
 
   /**
@@ -116,7 +129,10 @@ final class CommitLoop {
         continue;
       }
       if (publish(snapshot, identifier)) {
-        return OptionalLong.of(snapshot.id()); // the point of no return is behind us
+        if (!landedInFreedId(snapshot)) {
+          return OptionalLong.of(snapshot.id()); // the point of no return is behind us
+        }
+        retract(snapshot);
       }
       cleanup.deleteManifests(writing.written());
       if (attempt >= maxRetries) {
@@ -127,6 +143,40 @@ final class CommitLoop {
                 table.name(), attempt, snapshot.id(), CommitOptions.COMMIT_MAX_RETRIES.key()));
       }
       backoff(attempt);
+    }
+  }
+
+  /** Whether {@code snapshot} landed below newer ones, in an id expiration had freed. */
+  private boolean landedInFreedId(Snapshot snapshot) {
+    try {
+      return freedIds.landedInFreedId(snapshot, lastDelta);
+    } catch (RuntimeException e) {
+      // the snapshot exists; with the check unreadable, keep it (a freed id is the rare case)
+      LOG.warn(
+          "Could not check whether snapshot {} of table {} landed below newer snapshots",
+          snapshot.id(),
+          table.name(),
+          e);
+      return false;
+    }
+  }
+
+  /**
+   * Takes back a snapshot that landed in a freed id: no writer builds on it (newer snapshots
+   * exist), and its changes are committed again on the latest snapshot.
+   */
+  private void retract(Snapshot snapshot) {
+    LOG.warn(
+        "Snapshot {} of table {} landed in an id that expiration freed while the commit ran;"
+            + " committing its changes again on the latest snapshot",
+        snapshot.id(),
+        table.name());
+    retracted.add(snapshot.id());
+    try {
+      snapshots.deleteFile(snapshot.id());
+    } catch (RuntimeException e) {
+      // left behind below the latest snapshot, it is skipped here and expired later
+      LOG.warn("Could not delete retracted snapshot {} of {}", snapshot.id(), table.name(), e);
     }
   }
 
@@ -145,6 +195,7 @@ final class CommitLoop {
       indexManifest = indexUpdate.against(latest);
       writing.remember(indexManifest);
     }
+    lastDelta = delta;
     ManifestWriting.Lists lists = writing.write(latest, delta);
     return factory.next(kind, identifier, latest, delta, lists, properties, indexManifest);
   }
@@ -215,7 +266,7 @@ final class CommitLoop {
         break; // expired meanwhile, and every older one with it
       }
       Snapshot snapshot = id == latest.id() ? latest : snapshots.snapshot(id);
-      if (!snapshot.commitUser().equals(commitUser)) {
+      if (retracted.contains(id) || !snapshot.commitUser().equals(commitUser)) {
         continue;
       }
       if (snapshot.commitIdentifier() == identifier && snapshot.commitKind() == kind) {

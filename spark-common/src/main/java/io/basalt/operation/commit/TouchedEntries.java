@@ -12,8 +12,10 @@ import io.basalt.snapshot.Snapshot;
 import io.basalt.utils.CloseableIterator;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.function.Consumer;
 import org.apache.spark.sql.catalyst.InternalRow;
 import org.apache.spark.sql.types.DataType;
 import org.apache.spark.sql.types.StructType;
@@ -45,8 +47,21 @@ final class TouchedEntries {
   /** The live files of {@code partitions} in {@code snapshot}, as ADD entries. */
   List<ManifestEntry> live(Snapshot snapshot, Set<BinaryRow> partitions) {
     LiveFiles live = new LiveFiles("snapshot " + snapshot.id() + " of table " + tableName);
+    forEachEntry(snapshot, partitions, live::apply);
+    return live.entries();
+  }
+
+  /** The files that an ADD or DELETE entry of {@code snapshot} names in {@code partitions}. */
+  Set<ManifestEntry.FileIdentifier> mentioned(Snapshot snapshot, Set<BinaryRow> partitions) {
+    Set<ManifestEntry.FileIdentifier> files = new HashSet<>();
+    forEachEntry(snapshot, partitions, entry -> files.add(entry.identifier()));
+    return files;
+  }
+
+  private void forEachEntry(
+      Snapshot snapshot, Set<BinaryRow> partitions, Consumer<ManifestEntry> action) {
     if (partitions.isEmpty()) {
-      return live.entries();
+      return;
     }
     List<InternalRow> rows = new ArrayList<>();
     for (BinaryRow partition : partitions) {
@@ -63,12 +78,11 @@ final class TouchedEntries {
         while (it.hasNext()) {
           ManifestEntry entry = it.next();
           if (partitions.contains(entry.partition())) {
-            live.apply(entry);
+            action.accept(entry);
           }
         }
       }
     }
-    return live.entries();
   }
 
   private boolean mayHoldAny(SimpleStats stats, List<InternalRow> partitions) {
