@@ -13,6 +13,7 @@ import io.basalt.manifest.DataFileMeta;
 import io.basalt.manifest.ManifestEntry;
 import io.basalt.snapshot.CommitKind;
 import io.basalt.snapshot.Snapshot;
+import io.basalt.snapshot.SnapshotManager;
 import io.basalt.table.CommitMessage;
 import io.basalt.table.FileStoreTable;
 import java.util.ArrayList;
@@ -240,13 +241,15 @@ final class ModelWriters {
   }
 
   private List<Long> landedBy(String user, @Nullable Long after) {
+    // the model's own bookkeeping reads past the fault injection
+    SnapshotManager snapshots = new SnapshotManager(memory, table.paths());
     List<Long> ids = new ArrayList<>();
-    for (long id : table.snapshotManager().ids()) {
+    for (long id : snapshots.ids()) {
       if (after != null && id <= after) {
         continue;
       }
       try {
-        if (table.snapshotManager().snapshot(id).commitUser().equals(user)) {
+        if (snapshots.snapshot(id).commitUser().equals(user)) {
           ids.add(id);
         }
       } catch (BasaltException | java.io.UncheckedIOException e) {
