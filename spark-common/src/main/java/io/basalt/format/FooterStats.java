@@ -30,7 +30,11 @@ final class FooterStats {
     List<ColumnStats> result = new ArrayList<>(fileSchema.size());
     for (StructField field : fileSchema.fields()) {
       DataType type = field.dataType();
-      if (type instanceof StructType || type instanceof ArrayType || type instanceof MapType) {
+      if (type instanceof StructType
+          || type instanceof ArrayType
+          || type instanceof MapType
+          || ParquetSchemas.writesInt96(field)) {
+        // INT96 has no defined order, so Parquet keeps no statistics for it
         result.add(ColumnStats.UNKNOWN);
       } else if (ParquetSchemas.writesMillis(field)) {
         // the file holds millis; stats, like rows in memory, are micros

@@ -88,6 +88,10 @@ public final class ParquetSchemas {
       return int64(
           repetition, LogicalTypeAnnotation.timestampType(utc, TimeUnit.MILLIS), id, field.name());
     }
+    if (writesInt96(field)) {
+      Repetition repetition = field.nullable() ? Repetition.OPTIONAL : Repetition.REQUIRED;
+      return Types.primitive(PrimitiveTypeName.INT96, repetition).id(id).named(field.name());
+    }
     return convert(field.name(), field.dataType(), field.nullable(), id, id, 0);
   }
 
@@ -99,6 +103,16 @@ public final class ParquetSchemas {
     return (field.dataType() instanceof TimestampType
             || field.dataType() instanceof TimestampNTZType)
         && TimestampPrecision.of(field) <= TimestampPrecision.MAX_COMPACT;
+  }
+
+  /**
+   * Whether column {@code field} is a timestamp of precision 7 to 9, which Paimon's Parquet writer
+   * stores as INT96 (Julian day and nanosecond of the day) and its reader expects so.
+   */
+  static boolean writesInt96(StructField field) {
+    return (field.dataType() instanceof TimestampType
+            || field.dataType() instanceof TimestampNTZType)
+        && TimestampPrecision.of(field) > TimestampPrecision.DEFAULT;
   }
 
   /**

@@ -170,7 +170,9 @@ final class PrimitiveConverters {
         ByteBuffer buffer = value.toByteBuffer().order(ByteOrder.LITTLE_ENDIAN);
         long nanosOfDay = buffer.getLong();
         int julianDay = buffer.getInt();
-        slot.setLong((julianDay - JULIAN_EPOCH_DAY) * MICROS_PER_DAY + nanosOfDay / 1000);
+        // Paimon writes a time before the epoch as a negative time of day: round it down too
+        slot.setLong(
+            (julianDay - JULIAN_EPOCH_DAY) * MICROS_PER_DAY + Math.floorDiv(nanosOfDay, 1000L));
       }
     };
   }

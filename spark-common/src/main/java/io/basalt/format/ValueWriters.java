@@ -1,6 +1,8 @@
 package io.basalt.format;
 
 import java.math.BigInteger;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import org.apache.parquet.io.api.Binary;
 import org.apache.parquet.io.api.RecordConsumer;
 import org.apache.spark.sql.catalyst.InternalRow;
@@ -36,6 +38,9 @@ import org.apache.spark.unsafe.types.UTF8String;
  * built once per file from the schema, so writing a row does no type dispatch and no boxing.
  */
 final class ValueWriters {
+  private static final long MICROS_PER_DAY = 86_400_000_000L;
+  private static final int JULIAN_EPOCH_DAY = 2_440_588;
+
   private ValueWriters() {}
 
   /** Writes the non-null value at {@code ordinal} of a row or array. */
@@ -62,10 +67,14 @@ final class ValueWriters {
       for (int i = 0; i < fields.length; i++) {
         names[i] = fields[i].name();
         required[i] = !fields[i].nullable();
-        writers[i] =
-            ParquetSchemas.writesMillis(fields[i])
-                ? (src, ordinal) -> consumer.addLong(Math.floorDiv(src.getLong(ordinal), 1000L))
-                : create(fields[i].dataType(), consumer, path + names[i]);
+        if (ParquetSchemas.writesMillis(fields[i])) {
+          writers[i] =
+              (src, ordinal) -> consumer.addLong(Math.floorDiv(src.getLong(ordinal), 1000L));
+        } else if (ParquetSchemas.writesInt96(fields[i])) {
+          writers[i] = (src, ordinal) -> consumer.addBinary(int96(src.getLong(ordinal)));
+        } else {
+          writers[i] = create(fields[i].dataType(), consumer, path + names[i]);
+        }
       }
     }
 
@@ -83,6 +92,18 @@ final class ValueWriters {
         consumer.endField(names[i], i);
       }
     }
+  }
+
+  /** Microseconds since the epoch as INT96: 8 bytes LE nanosecond of the day, 4 LE Julian day. */
+  static Binary int96(long micros) {
+    long day = Math.floorDiv(micros, MICROS_PER_DAY);
+    long nanosOfDay = Math.floorMod(micros, MICROS_PER_DAY) * 1000L;
+    byte[] bytes = new byte[12];
+    ByteBuffer.wrap(bytes)
+        .order(ByteOrder.LITTLE_ENDIAN)
+        .putLong(nanosOfDay)
+        .putInt((int) (day + JULIAN_EPOCH_DAY));
+    return Binary.fromConstantByteArray(bytes);
   }
 
   static ValueWriter create(DataType type, RecordConsumer consumer, String column) {

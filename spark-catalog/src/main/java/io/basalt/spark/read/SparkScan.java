@@ -298,7 +298,8 @@ public final class SparkScan
           !splits.isEmpty()
               && !metadata.rowValues()
               && splits.stream().allMatch(DataSplit::rawConvertible)
-              && VectorizedReadOptions.supportsColumnar(dataSchema);
+              && VectorizedReadOptions.supportsColumnar(dataSchema)
+              && !VectorizedReadOptions.readsNanosecondTimestamps(table.rowType(), dataSchema);
     }
     return columnar;
   }
@@ -310,7 +311,9 @@ public final class SparkScan
     SplitRead read = new SplitRead(table, dataSchema);
     VectorizedReadOptions options =
         columnar() ? VectorizedReadOptions.of(read.readType(), parquetFilters) : null;
-    if (!columnar() && VectorizedReadOptions.supportsColumnar(table.rowType())) {
+    if (!columnar()
+        && VectorizedReadOptions.supportsColumnar(table.rowType())
+        && !VectorizedReadOptions.readsNanosecondTimestamps(table.rowType(), table.rowType())) {
       // row reads (merges) still decode files with Spark's vectorized reader
       read.withFileOpener(
           new VectorizedFileOpener(VectorizedReadOptions.of(read.readType(), new Filter[0])));

@@ -1,5 +1,6 @@
 package io.basalt.spark.read;
 
+import io.basalt.data.TimestampPrecision;
 import io.basalt.schema.DataField;
 import java.io.Serializable;
 import java.util.ArrayList;
@@ -92,6 +93,21 @@ record VectorizedReadOptions(
     return ParquetUtils.isBatchReadSupportedForSchema(conf, requested)
         && conf.wholeStageEnabled()
         && !WholeStageCodegenExec.isTooManyFields(conf, requested);
+  }
+
+  /**
+   * Whether {@code readSchema} reads a column that {@code tableSchema} declares a timestamp of
+   * precision 7 to 9: Paimon writes those as INT96, with times before 1970 as negative times of
+   * day, which Spark's vectorized reader rounds toward zero (Basalt's row reader rounds them down).
+   */
+  static boolean readsNanosecondTimestamps(StructType tableSchema, StructType readSchema) {
+    for (StructField field : tableSchema.fields()) {
+      if (TimestampPrecision.of(field) > TimestampPrecision.DEFAULT
+          && Arrays.asList(readSchema.fieldNames()).contains(field.name())) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /**
