@@ -50,6 +50,8 @@ final class AlterTableSchemas {
                   remove.property(), table.name(), remove.property()));
         }
         options.remove(remove.property());
+      } else if (TableConstraints.isConstraintChange(change)) {
+        TableConstraints.alter(table.name(), current, change);
       } else if (change instanceof TableChange.DeleteColumn drop
           && drop.ifExists()
           && !exists(current, drop.fieldNames())) {

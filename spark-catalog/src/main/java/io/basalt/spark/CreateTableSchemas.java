@@ -31,7 +31,23 @@ final class CreateTableSchemas {
           TableCatalog.PROP_IS_MANAGED_LOCATION,
           "path");
 
+  /** Flink's option naming the connector of a table that lives outside the catalog. */
+  private static final String FLINK_CONNECTOR = "connector";
+
   private CreateTableSchemas() {}
+
+  /** A Flink connector table (Kafka, JDBC, ...) would silently become a Paimon table here. */
+  private static void checkNotFlinkConnector(String table, String connector) {
+    if (connector != null && !connector.equalsIgnoreCase("paimon")) {
+      throw new BasaltException(
+          String.format(
+              "Table %s: '%s' = '%s' declares a Flink connector table; the Basalt catalog creates"
+                  + " only Paimon tables. Fix: read the source with Spark's own connector (for"
+                  + " Kafka, spark.readStream.format(\"kafka\")) and remove '%s' to create a"
+                  + " Paimon table.",
+              table, FLINK_CONNECTOR, connector, FLINK_CONNECTOR));
+    }
+  }
 
   static TableSchema fromSpark(
       String table, StructType schema, Transform[] partitions, Map<String, String> properties) {
@@ -71,6 +87,7 @@ final class CreateTableSchemas {
                   + " (saveAsTable otherwise uses spark.sql.sources.default).",
               table, provider));
     }
+    checkNotFlinkConnector(table, options.get(FLINK_CONNECTOR));
     List<String> primaryKeys = new ArrayList<>();
     String pk = options.remove(TableOptions.PRIMARY_KEY.key());
     if (pk != null) {

@@ -14,6 +14,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.Path;
 import org.apache.spark.sql.SparkSession;
@@ -31,7 +32,9 @@ import org.apache.spark.sql.connector.catalog.StagedTable;
 import org.apache.spark.sql.connector.catalog.StagingTableCatalog;
 import org.apache.spark.sql.connector.catalog.SupportsNamespaces;
 import org.apache.spark.sql.connector.catalog.Table;
+import org.apache.spark.sql.connector.catalog.TableCatalogCapability;
 import org.apache.spark.sql.connector.catalog.TableChange;
+import org.apache.spark.sql.connector.catalog.TableInfo;
 import org.apache.spark.sql.connector.catalog.functions.UnboundFunction;
 import org.apache.spark.sql.connector.catalog.procedures.UnboundProcedure;
 import org.apache.spark.sql.connector.expressions.Transform;
@@ -281,6 +284,42 @@ public class SparkCatalog
       throw e;
     }
     return new SparkTable(table);
+  }
+
+  // Spark 4.1 passes PRIMARY KEY and other constraints only through the TableInfo forms
+  // (and only to a catalog declaring SUPPORT_TABLE_CONSTRAINT); TableConstraints turns them into
+  // the primary-key property or refuses them.
+
+  @Override
+  public Set<TableCatalogCapability> capabilities() {
+    return TableConstraints.CAPABILITIES;
+  }
+
+  @Override
+  public Table createTable(Identifier ident, TableInfo info)
+      throws TableAlreadyExistsException, NoSuchNamespaceException {
+    Map<String, String> properties = TableConstraints.properties(tableName(ident), info);
+    return createTable(ident, info.schema(), info.partitions(), properties);
+  }
+
+  @Override
+  public StagedTable stageCreate(Identifier ident, TableInfo info)
+      throws TableAlreadyExistsException, NoSuchNamespaceException {
+    Map<String, String> properties = TableConstraints.properties(tableName(ident), info);
+    return stageCreate(ident, info.schema(), info.partitions(), properties);
+  }
+
+  @Override
+  public StagedTable stageReplace(Identifier ident, TableInfo info) throws NoSuchTableException {
+    Map<String, String> properties = TableConstraints.properties(tableName(ident), info);
+    return stageReplace(ident, info.schema(), info.partitions(), properties);
+  }
+
+  @Override
+  public StagedTable stageCreateOrReplace(Identifier ident, TableInfo info)
+      throws NoSuchNamespaceException {
+    Map<String, String> properties = TableConstraints.properties(tableName(ident), info);
+    return stageCreateOrReplace(ident, info.schema(), info.partitions(), properties);
   }
 
   // CTAS and REPLACE TABLE: see StagedTables for what Basalt (like Paimon) keeps of the old table

@@ -24,6 +24,7 @@ import org.apache.spark.sql.connector.catalog.SupportsRead;
 import org.apache.spark.sql.connector.catalog.SupportsRowLevelOperations;
 import org.apache.spark.sql.connector.catalog.SupportsWrite;
 import org.apache.spark.sql.connector.catalog.TableCapability;
+import org.apache.spark.sql.connector.catalog.constraints.Constraint;
 import org.apache.spark.sql.connector.expressions.Expressions;
 import org.apache.spark.sql.connector.expressions.Transform;
 import org.apache.spark.sql.connector.expressions.filter.Predicate;
@@ -97,6 +98,12 @@ public class SparkTable
   @Override
   public MetadataColumn[] metadataColumns() {
     return MetadataColumns.offered(table);
+  }
+
+  /** The primary key as a PRIMARY KEY constraint, which DESCRIBE and SHOW CREATE TABLE show. */
+  @Override
+  public Constraint[] constraints() {
+    return TableConstraints.of(table.name(), table.schema());
   }
 
   @Override

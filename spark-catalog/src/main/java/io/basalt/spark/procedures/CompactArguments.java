@@ -62,9 +62,8 @@ record CompactArguments(
     }
     String orderName = order.name().toLowerCase(Locale.ROOT);
     if (order != OrderStrategy.NONE) {
-      if (orderBy.isEmpty()) {
-        throw CompactErrors.orderByMissing(table, orderName);
-      }
+      // a missing order_by is checked against the table: on a primary-key table the order
+      // strategy itself is the mistake
       if (strategy == CompactStrategy.MINOR) {
         throw CompactErrors.minorWithOrder(table, orderName);
       }
@@ -94,6 +93,9 @@ record CompactArguments(
     String orderName = order.name().toLowerCase(Locale.ROOT);
     if (t.hasPrimaryKey()) {
       throw CompactErrors.orderOnPrimaryKeyTable(t.name(), orderName);
+    }
+    if (orderBy.isEmpty()) {
+      throw CompactErrors.orderByMissing(t.name(), orderName);
     }
     List<String> resolved = new ArrayList<>();
     for (String column : orderBy) {

@@ -4,6 +4,7 @@ import io.basalt.spark.extensions.functions.IncrementalTableFunctions;
 import io.basalt.spark.extensions.parser.BasaltSqlParser;
 import io.basalt.spark.extensions.rules.HiveStyleDynamicPartitions;
 import io.basalt.spark.extensions.rules.KeyColumnUpdateCheck;
+import io.basalt.spark.extensions.rules.ReplaceTableConstraintCheck;
 import io.basalt.spark.extensions.rules.SaveAsTableOverwrite;
 import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.SparkSessionExtensions;
@@ -20,11 +21,13 @@ import scala.runtime.BoxedUnit;
  * spark.sql.extensions=io.basalt.spark.extensions.BasaltSparkSessionExtensions}. Spark 4.1 routes
  * everything Basalt needs so far (catalog, {@code CALL}, time travel, row-level operations)
  * natively; this adds the analysis check that rejects UPDATE and MERGE INTO assignments to key
- * columns ({@link KeyColumnUpdateCheck}) and the resolution rule for Paimon's Hive-ordered dynamic
- * partition inserts ({@link HiveStyleDynamicPartitions}) and the rule that runs {@code saveAsTable}
- * overwrites as Paimon does ({@link SaveAsTableOverwrite}), a parser that accepts {@code SET
- * spark.paimon.<hyphenated-key>=value} as Paimon's docs write it ({@link BasaltSqlParser}), and the
- * incremental table-valued functions ({@link IncrementalTableFunctions}).
+ * columns ({@link KeyColumnUpdateCheck}), the check that refuses REPLACE TABLE with constraints
+ * Spark would drop ({@link ReplaceTableConstraintCheck}), and the resolution rule for Paimon's
+ * Hive-ordered dynamic partition inserts ({@link HiveStyleDynamicPartitions}) and the rule that
+ * runs {@code saveAsTable} overwrites as Paimon does ({@link SaveAsTableOverwrite}), a parser that
+ * accepts {@code SET spark.paimon.<hyphenated-key>=value} as Paimon's docs write it ({@link
+ * BasaltSqlParser}), and the incremental table-valued functions ({@link
+ * IncrementalTableFunctions}).
  */
 public class BasaltSparkSessionExtensions
     extends AbstractFunction1<SparkSessionExtensions, BoxedUnit> {
@@ -36,6 +39,13 @@ public class BasaltSparkSessionExtensions
           @Override
           public Function1<LogicalPlan, BoxedUnit> apply(SparkSession session) {
             return new KeyColumnUpdateCheck();
+          }
+        });
+    extensions.injectCheckRule(
+        new AbstractFunction1<SparkSession, Function1<LogicalPlan, BoxedUnit>>() {
+          @Override
+          public Function1<LogicalPlan, BoxedUnit> apply(SparkSession session) {
+            return new ReplaceTableConstraintCheck();
           }
         });
     extensions.injectResolutionRule(

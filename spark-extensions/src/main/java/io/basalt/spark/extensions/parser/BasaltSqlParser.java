@@ -22,12 +22,17 @@ import scala.collection.immutable.Seq;
  * Accepts {@code SET spark.paimon.<key> = value} and {@code RESET spark.paimon.<key>} with the
  * hyphenated keys Paimon's options have (for example {@code scan.preserve-data-grouping}), as the
  * Paimon documentation writes them: Spark's own SET grammar allows only letters, digits, {@code _},
- * {@code .} and {@code :} in an unquoted key and rejects them. Every other statement, including SET
- * of any key without a hyphen or outside {@code spark.paimon.}, goes to Spark's parser as it is.
+ * {@code .} and {@code :} in an unquoted key and rejects them. Statements in Flink's forms that
+ * Paimon's docs use ({@code WITH (...)}, {@code ROW<...>}, {@code ARRAY[...]}, ...) are translated
+ * to Spark's forms by {@link FlinkSqlForms} first. Every other statement, including SET of any key
+ * without a hyphen or outside {@code spark.paimon.}, goes to Spark's parser as it is.
  */
 public final class BasaltSqlParser implements ParserInterface {
-  /** An unquoted {@code spark.paimon.} key with at least one hyphen. */
-  private static final String KEY = "(spark\\.paimon\\.[\\w.:-]*-[\\w.:-]*)";
+  /**
+   * An unquoted {@code spark.paimon.} key with at least one hyphen; {@code *} stands for any
+   * database or table in a per-table key ({@code spark.paimon.*.db.t.incremental-between}).
+   */
+  private static final String KEY = "(spark\\.paimon\\.[\\w.:*-]*-[\\w.:*-]*)";
 
   // the value stops at the first ';' as in Spark's SET; trailing semicolons are dropped
   private static final Pattern SET =
@@ -43,14 +48,27 @@ public final class BasaltSqlParser implements ParserInterface {
   @Override
   public LogicalPlan parsePlan(String sqlText) throws ParseException {
     Optional<LogicalPlan> command = paimonConfCommand(sqlText);
-    return command.isPresent() ? command.get() : delegate.parsePlan(sqlText);
+    return command.isPresent() ? command.get() : parse(sqlText, delegate::parsePlan);
   }
 
   @Override
   public LogicalPlan parsePlanWithParameters(String sqlText, ParameterContext context)
       throws ParseException {
     Optional<LogicalPlan> command = paimonConfCommand(sqlText);
-    return command.isPresent() ? command.get() : delegate.parsePlanWithParameters(sqlText, context);
+    return command.isPresent()
+        ? command.get()
+        : parse(sqlText, text -> delegate.parsePlanWithParameters(text, context));
+  }
+
+  /** Spark's parser reads a text the interface's methods take. */
+  @FunctionalInterface
+  private interface SparkParse<T> {
+    T apply(String sqlText) throws ParseException;
+  }
+
+  /** Parses the Spark form of a text with Flink forms, else the text as it is. */
+  private static <T> T parse(String sqlText, SparkParse<T> spark) throws ParseException {
+    return spark.apply(FlinkSqlForms.translate(sqlText).orElse(sqlText));
   }
 
   /** The SET or RESET command of a hyphenated {@code spark.paimon.} key, if that is the text. */
@@ -70,7 +88,7 @@ public final class BasaltSqlParser implements ParserInterface {
 
   @Override
   public Expression parseExpression(String sqlText) throws ParseException {
-    return delegate.parseExpression(sqlText);
+    return parse(sqlText, delegate::parseExpression);
   }
 
   @Override
@@ -90,7 +108,7 @@ public final class BasaltSqlParser implements ParserInterface {
 
   @Override
   public LogicalPlan parseQuery(String sqlText) throws ParseException {
-    return delegate.parseQuery(sqlText);
+    return parse(sqlText, delegate::parseQuery);
   }
 
   @Override
@@ -105,6 +123,6 @@ public final class BasaltSqlParser implements ParserInterface {
 
   @Override
   public DataType parseDataType(String sqlText) throws ParseException {
-    return delegate.parseDataType(sqlText);
+    return parse(sqlText, delegate::parseDataType);
   }
 }

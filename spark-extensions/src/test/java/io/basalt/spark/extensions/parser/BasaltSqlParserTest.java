@@ -28,6 +28,8 @@ class BasaltSqlParserTest {
         .isEqualTo(set("spark.paimon.scan.preserve-data-grouping", "false"));
     assertThat(parser.parsePlan("SET spark.paimon.db.t.source.split.target-size=1 mb"))
         .isEqualTo(set("spark.paimon.db.t.source.split.target-size", "1 mb"));
+    assertThat(parser.parsePlan("SET spark.paimon.*.db.t.incremental-between = TAG1,TAG3"))
+        .isEqualTo(set("spark.paimon.*.db.t.incremental-between", "TAG1,TAG3"));
   }
 
   @Test
