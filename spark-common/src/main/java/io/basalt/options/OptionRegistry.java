@@ -21,7 +21,8 @@ public final class OptionRegistry {
           TagOptions.class,
           PartitionOptions.class,
           MergeEngineOptions.class,
-          RowTrackingOptions.class);
+          RowTrackingOptions.class,
+          BlobOptions.class);
 
   private OptionRegistry() {}
 

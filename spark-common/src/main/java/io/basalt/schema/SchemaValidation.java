@@ -62,6 +62,7 @@ public final class SchemaValidation {
     PartitionExpiration.of(options, schema.partitionKeys());
     ChangelogProducerGuard.checkDefinition(schema.options(), table);
     RowTrackingValidation.validate(schema, options, table);
+    BlobFieldValidation.validate(schema, options, table);
   }
 
   /**
