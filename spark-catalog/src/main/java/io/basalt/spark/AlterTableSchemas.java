@@ -2,6 +2,7 @@ package io.basalt.spark;
 
 import io.basalt.BasaltErrorClass;
 import io.basalt.BasaltException;
+import io.basalt.options.RowTrackingOptions;
 import io.basalt.options.TableOptions;
 import io.basalt.schema.SchemaChange;
 import io.basalt.schema.SchemaEvolution;
@@ -28,6 +29,7 @@ final class AlterTableSchemas {
           TableOptions.PRIMARY_KEY.key(),
           TableOptions.BUCKET_KEY.key(),
           TableOptions.MERGE_ENGINE.key(),
+          RowTrackingOptions.ROW_TRACKING_ENABLED.key(),
           "partition");
 
   private AlterTableSchemas() {}

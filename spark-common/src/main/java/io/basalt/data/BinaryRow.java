@@ -45,6 +45,16 @@ public final class BinaryRow implements java.io.Serializable {
     return (bytes[bit >>> 3] & (1 << (bit & 7))) != 0;
   }
 
+  /** The 8-byte fixed slot of field {@code pos} (a BIGINT), little-endian as Paimon lays it out. */
+  public long getLong(int pos) {
+    int offset = ((arity + 63 + 8) / 64) * 8 + pos * 8;
+    long value = 0;
+    for (int i = 7; i >= 0; i--) {
+      value = (value << 8) | (bytes[offset + i] & 0xFFL);
+    }
+    return value;
+  }
+
   @Override
   public boolean equals(Object o) {
     return this == o

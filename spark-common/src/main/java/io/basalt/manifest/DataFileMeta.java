@@ -114,6 +114,34 @@ public record DataFileMeta(
         null);
   }
 
+  /**
+   * A copy of this file with the row-tracking fields a commit assigns: its first row id (or null)
+   * and its sequence number range.
+   */
+  public DataFileMeta withRowTracking(@Nullable Long newFirstRowId, long minSeq, long maxSeq) {
+    return new DataFileMeta(
+        fileName,
+        fileSize,
+        rowCount,
+        minKey,
+        maxKey,
+        keyStats,
+        valueStats,
+        minSeq,
+        maxSeq,
+        schemaId,
+        level,
+        extraFiles,
+        creationTimeMillis,
+        deleteRowCount,
+        embeddedIndex,
+        fileSource,
+        valueStatsCols,
+        externalPath,
+        newFirstRowId,
+        writeCols);
+  }
+
   /** A copy of this file at another level (a level change needs no rewrite). */
   public DataFileMeta withLevel(int newLevel) {
     return new DataFileMeta(

@@ -20,7 +20,9 @@ public final class OptionRegistry {
           SnapshotOptions.class,
           TagOptions.class,
           PartitionOptions.class,
-          MergeEngineOptions.class);
+          MergeEngineOptions.class,
+          RowTrackingOptions.class,
+          BlobOptions.class);
 
   private OptionRegistry() {}
 

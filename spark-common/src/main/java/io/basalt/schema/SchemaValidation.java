@@ -61,6 +61,8 @@ public final class SchemaValidation {
     SnapshotRetention.of(options);
     PartitionExpiration.of(options, schema.partitionKeys());
     ChangelogProducerGuard.checkDefinition(schema.options(), table);
+    RowTrackingValidation.validate(schema, options, table);
+    BlobFieldValidation.validate(schema, options, table);
   }
 
   /**

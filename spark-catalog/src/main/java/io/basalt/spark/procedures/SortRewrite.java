@@ -5,6 +5,8 @@ import io.basalt.data.RowComparator;
 import io.basalt.manifest.DataFileMeta;
 import io.basalt.operation.write.TableWrite;
 import io.basalt.options.CompactionOptions;
+import io.basalt.rowtracking.RowTracking;
+import io.basalt.rowtracking.TrackedRows;
 import io.basalt.table.CommitMessage;
 import io.basalt.table.DataSplit;
 import io.basalt.table.FileStoreTable;
@@ -55,7 +57,8 @@ final class SortRewrite implements Serializable {
     FileStoreTable writeTable =
         table.copyWithOptions(Map.of(CompactionOptions.WRITE_ONLY.key(), "true"));
     List<CommitMessage> written;
-    TableWrite write = writeTable.newWrite(baseSnapshotId, false);
+    // a row-tracking table's rows keep their ids and sequence numbers, stored in the new files
+    TableWrite write = new TableWrite(writeTable, baseSnapshotId, false, tracking());
     try {
       for (InternalRow row : rows) {
         write.write(row);
@@ -87,12 +90,18 @@ final class SortRewrite implements Serializable {
 
   private List<InternalRow> readAll(DataSplit split) {
     List<InternalRow> rows = new ArrayList<>();
-    try (CloseableIterator<InternalRow> it = table.newRead(table.rowType()).read(split)) {
+    io.basalt.operation.read.SplitRead read = table.newRead(table.rowType());
+    try (CloseableIterator<InternalRow> it =
+        tracking() ? new TrackedRows(read, split) : read.read(split)) {
       while (it.hasNext()) {
         rows.add(it.next().copy()); // the reader reuses its row
       }
     }
     return rows;
+  }
+
+  private boolean tracking() {
+    return RowTracking.enabled(table.options());
   }
 
   private List<InternalRow> sorted(List<InternalRow> rows) {

@@ -2,6 +2,7 @@ package io.basalt.spark.read;
 
 import io.basalt.BasaltException;
 import io.basalt.data.BinaryRowCodec;
+import io.basalt.rowtracking.RowTracking;
 import io.basalt.schema.DataField;
 import io.basalt.table.DataSplit;
 import io.basalt.table.FileStoreTable;
@@ -43,8 +44,10 @@ import org.apache.spark.unsafe.types.UTF8String;
  *
  * The partition and the bucket are known per split. The file path and the row index need each row
  * to come from exactly one file: they cannot be read from a primary-key split that is merged on
- * read ({@link #checkReadable}). Paimon's {@code _ROW_ID} and {@code _SEQUENCE_NUMBER} come with
- * row-tracking tables, which are not supported yet; they are not offered.
+ * read ({@link #checkReadable}). Row-tracking tables also offer Paimon's {@value #ROW_ID} and
+ * {@value #SEQUENCE_NUMBER} (see {@link RowTracking}), read file by file like the row index.
+ * {@value #SEQUENCE_NUMBER} is not preserved on update: Spark nulls it in the rows a copy-on-write
+ * UPDATE or MERGE changes, so they take the new snapshot's.
  *
  * <p>Each column carries Paimon's field id for it in its metadata ({@link DataField#FIELD_ID_KEY});
  * metadata columns are never written to data files.
@@ -57,6 +60,8 @@ public final class MetadataColumns implements Serializable {
   public static final String PARTITION = "__paimon_partition";
   public static final String BUCKET = "__paimon_bucket";
   public static final String ROW = "__basalt_row";
+  public static final String ROW_ID = RowTracking.ROW_ID;
+  public static final String SEQUENCE_NUMBER = RowTracking.SEQUENCE_NUMBER;
 
   /** The field ids Paimon gives the metadata columns. */
   static final int ROW_INDEX_ID = Integer.MAX_VALUE - 100;
@@ -68,7 +73,8 @@ public final class MetadataColumns implements Serializable {
   /** Not a Paimon column: an id outside the range Paimon reserves for its metadata columns. */
   static final int ROW_VALUES_ID = Integer.MAX_VALUE - 150;
 
-  private static final Set<String> NAMES = Set.of(ROW_INDEX, FILE_PATH, PARTITION, BUCKET, ROW);
+  private static final Set<String> NAMES =
+      Set.of(ROW_INDEX, FILE_PATH, PARTITION, BUCKET, ROW, ROW_ID, SEQUENCE_NUMBER);
 
   private static final MetadataColumns NONE = new MetadataColumns(new StructType());
 
@@ -99,6 +105,16 @@ public final class MetadataColumns implements Serializable {
       if (field != null && !tableColumns.contains(field.name())) {
         columns.add(new Column(field));
       }
+    }
+    if (RowTracking.enabled(table.options())) {
+      columns.add(new Column(RowTracking.rowIdField()));
+      Metadata newOnUpdate =
+          new MetadataBuilder()
+              .withMetadata(RowTracking.sequenceNumberField().metadata())
+              .putBoolean(MetadataColumn.PRESERVE_ON_UPDATE, false)
+              .build();
+      columns.add(
+          new Column(new StructField(SEQUENCE_NUMBER, DataTypes.LongType, true, newOnUpdate)));
     }
     return columns.toArray(new MetadataColumn[0]);
   }
@@ -184,7 +200,14 @@ public final class MetadataColumns implements Serializable {
   /** Whether some column needs each row to come from one data file: the file path or row index. */
   boolean needsSingleFile() {
     return fields.getFieldIndex(ROW_INDEX).isDefined()
-        || fields.getFieldIndex(FILE_PATH).isDefined();
+        || fields.getFieldIndex(FILE_PATH).isDefined()
+        || rowTracking();
+  }
+
+  /** Whether the scan reads {@value #ROW_ID} or {@value #SEQUENCE_NUMBER}. */
+  boolean rowTracking() {
+    return fields.getFieldIndex(ROW_ID).isDefined()
+        || fields.getFieldIndex(SEQUENCE_NUMBER).isDefined();
   }
 
   /**
@@ -230,6 +253,8 @@ public final class MetadataColumns implements Serializable {
     private final int filePathIndex;
     private final int rowIndexIndex;
     private final int rowValuesIndex;
+    private final int rowIdIndex;
+    private final int sequenceNumberIndex;
     private UTF8String filePath;
 
     private SplitValues(FileStoreTable table, DataSplit split) {
@@ -252,6 +277,8 @@ public final class MetadataColumns implements Serializable {
       this.filePathIndex = index(FILE_PATH);
       this.rowIndexIndex = index(ROW_INDEX);
       this.rowValuesIndex = index(ROW);
+      this.rowIdIndex = index(ROW_ID);
+      this.sequenceNumberIndex = index(SEQUENCE_NUMBER);
       this.row = new GenericInternalRow(fields.size());
       for (int i = 0; i < fields.size(); i++) {
         switch (fields.fields()[i].name()) {
@@ -278,6 +305,20 @@ public final class MetadataColumns implements Serializable {
     void setRowIndex(long position) {
       if (rowIndexIndex >= 0) {
         row.setLong(rowIndexIndex, position);
+      }
+    }
+
+    /** Sets the row id (null: none assigned) and sequence number of the next row. */
+    void setRowTracking(@javax.annotation.Nullable Long rowId, long sequenceNumber) {
+      if (rowIdIndex >= 0) {
+        if (rowId == null) {
+          row.setNullAt(rowIdIndex);
+        } else {
+          row.setLong(rowIdIndex, rowId);
+        }
+      }
+      if (sequenceNumberIndex >= 0) {
+        row.setLong(sequenceNumberIndex, sequenceNumber);
       }
     }
 

@@ -1,8 +1,10 @@
 package io.basalt.spark.read;
 
+import io.basalt.data.ProjectedRow;
 import io.basalt.deletionvectors.DeletionVector;
 import io.basalt.manifest.DataFileMeta;
 import io.basalt.operation.read.SplitRead;
+import io.basalt.rowtracking.RowTracking;
 import io.basalt.table.DataSplit;
 import io.basalt.table.FileStoreTable;
 import io.basalt.utils.CloseableIterator;
@@ -10,6 +12,8 @@ import java.util.NoSuchElementException;
 import javax.annotation.Nullable;
 import org.apache.spark.sql.catalyst.InternalRow;
 import org.apache.spark.sql.catalyst.expressions.JoinedRow;
+import org.apache.spark.sql.types.DataType;
+import org.apache.spark.sql.types.StructType;
 
 /**
  * The row path's rows with metadata columns: each data row joined with a row of its metadata
@@ -46,11 +50,17 @@ final class MetadataRows {
    * The rows of a split whose rows each come from one data file (an append split or a raw
    * convertible one), read file after file, joined with metadata that includes the file path and
    * the row's position in its file. Positions count every row of the file, so files are read whole
-   * and the rows deletion vectors delete are skipped here, after counting.
+   * and the rows deletion vectors delete are skipped here, after counting. For row-tracking
+   * metadata, files are read with their stored tracking columns after the read columns, and the
+   * rows handed on are cut back to the read columns.
    */
   static CloseableIterator<InternalRow> perFile(
-      FileStoreTable table, SplitRead read, DataSplit split, MetadataColumns.SplitValues metadata) {
-    return new PerFile(table, read, split, metadata);
+      FileStoreTable table,
+      SplitRead read,
+      DataSplit split,
+      MetadataColumns.SplitValues metadata,
+      boolean tracking) {
+    return new PerFile(table, read, split, metadata, tracking);
   }
 
   private static final class PerFile implements CloseableIterator<InternalRow> {
@@ -59,6 +69,10 @@ final class MetadataRows {
     private final DataSplit split;
     private final MetadataColumns.SplitValues metadata;
     private final JoinedRow joined = new JoinedRow();
+    private final StructType fileSchema;
+    private final int columns;
+    @Nullable private final ProjectedRow readColumns;
+    private DataFileMeta file;
     private int nextFile;
     @Nullable private CloseableIterator<InternalRow> current;
     @Nullable private DeletionVector deleted;
@@ -72,11 +86,27 @@ final class MetadataRows {
         FileStoreTable table,
         SplitRead read,
         DataSplit split,
-        MetadataColumns.SplitValues metadata) {
+        MetadataColumns.SplitValues metadata,
+        boolean tracking) {
       this.table = table;
       this.read = read;
       this.split = split;
       this.metadata = metadata;
+      StructType readType = read.readType();
+      this.columns = readType.size();
+      if (tracking) {
+        this.fileSchema = RowTracking.withTrackingColumns(readType);
+        DataType[] types = new DataType[columns];
+        int[] indices = new int[columns];
+        for (int i = 0; i < columns; i++) {
+          types[i] = readType.fields()[i].dataType();
+          indices[i] = i;
+        }
+        this.readColumns = new ProjectedRow(types, indices);
+      } else {
+        this.fileSchema = readType;
+        this.readColumns = null;
+      }
     }
 
     @Override
@@ -95,12 +125,12 @@ final class MetadataRows {
           return false;
         }
         int index = nextFile++;
-        DataFileMeta file = split.files().get(index);
+        file = split.files().get(index);
         deleted = DeletionVectors.load(table, file, split.deletionFile(index));
         position = -1;
         metadata.setFile(read.path(split, file).toString());
         // no deletion vector: this iterator skips deleted rows itself, counting positions
-        current = read.open(split, file, read.readType(), null);
+        current = read.open(split, file, fileSchema, null);
       }
       return true;
     }
@@ -112,6 +142,12 @@ final class MetadataRows {
       }
       metadata.setRowIndex(position);
       InternalRow row = next;
+      if (readColumns != null) {
+        metadata.setRowTracking(
+            RowTracking.rowId(row, columns, file, position),
+            RowTracking.sequenceNumber(row, columns + 1, file));
+        row = readColumns.replace(row);
+      }
       metadata.setRowValues(row);
       next = null;
       return joined.apply(row, metadata.row());

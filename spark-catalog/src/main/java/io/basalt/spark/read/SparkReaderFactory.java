@@ -95,8 +95,10 @@ final class SparkReaderFactory implements PartitionReaderFactory {
       data = read.read(split);
       rows = data;
     } else if (metadata.needsSingleFile()) {
-      // file path or row index: the split is not merged (checked at planning)
-      data = MetadataRows.perFile(table, read, split, metadata.forSplit(table, split));
+      // file path, row index or row tracking: the split is not merged (checked at planning)
+      data =
+          MetadataRows.perFile(
+              table, read, split, metadata.forSplit(table, split), metadata.rowTracking());
       rows = data;
     } else {
       data = read.read(split);

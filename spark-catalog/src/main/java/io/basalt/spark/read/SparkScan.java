@@ -297,6 +297,7 @@ public final class SparkScan
       columnar =
           !splits.isEmpty()
               && !metadata.rowValues()
+              && !metadata.rowTracking()
               && splits.stream().allMatch(DataSplit::rawConvertible)
               && VectorizedReadOptions.supportsColumnar(dataSchema)
               && !VectorizedReadOptions.readsNanosecondTimestamps(table.rowType(), dataSchema);

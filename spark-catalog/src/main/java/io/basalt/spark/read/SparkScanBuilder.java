@@ -5,6 +5,7 @@ import io.basalt.operation.incremental.IncrementalRange;
 import io.basalt.operation.incremental.IncrementalRanges;
 import io.basalt.operation.scan.TableScan;
 import io.basalt.predicate.Predicate;
+import io.basalt.rowtracking.RowTracking;
 import io.basalt.spark.SparkTable;
 import io.basalt.spark.convert.SparkPredicates;
 import io.basalt.table.FileStoreTable;
@@ -134,6 +135,10 @@ public final class SparkScanBuilder
     }
     List<org.apache.spark.sql.connector.expressions.filter.Predicate> residual = new ArrayList<>();
     StructType withBucket = tableSchema.add(TableScan.BUCKET_COLUMN, DataTypes.IntegerType, false);
+    if (RowTracking.enabled(table.options())) {
+      // filters on row ids prune files by their id ranges; Spark still checks them after the scan
+      withBucket = withBucket.add(RowTracking.rowIdField());
+    }
     for (org.apache.spark.sql.connector.expressions.filter.Predicate predicate : predicates) {
       Optional<Predicate> converted = SparkPredicates.convert(predicate, withBucket);
       if (converted.isPresent() && converted.get().columns().contains(TableScan.BUCKET_COLUMN)) {

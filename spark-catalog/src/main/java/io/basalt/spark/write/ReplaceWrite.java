@@ -74,7 +74,7 @@ public final class ReplaceWrite
   @Override
   public DataWriterFactory createBatchWriterFactory(PhysicalWriteInfo info) {
     // no base snapshot: the new files start the table afresh (sequence numbers, bucket count)
-    return new SparkDataWriterFactory(target, null, true);
+    return new SparkDataWriterFactory(target, null, true, null);
   }
 
   @Override

@@ -39,6 +39,7 @@ final class SparkBatchWrite implements BatchWrite {
   private final String commitUser = UUID.randomUUID().toString();
   @Nullable private final Long baseSnapshotId;
   private boolean commitStateUnknown;
+  @Nullable private TrackedRowsLayout trackedRows;
   private static final Map<String, String> WRITE_ONLY =
       Map.of(CompactionOptions.WRITE_ONLY.key(), "true");
 
@@ -57,9 +58,15 @@ final class SparkBatchWrite implements BatchWrite {
     this.baseSnapshotId = table.latestSnapshot().map(Snapshot::id).orElse(null);
   }
 
+  /** Makes the writers store the row ids and sequence numbers of {@code layout}, if any. */
+  SparkBatchWrite withTrackedRows(@Nullable TrackedRowsLayout layout) {
+    this.trackedRows = layout;
+    return this;
+  }
+
   @Override
   public DataWriterFactory createBatchWriterFactory(PhysicalWriteInfo info) {
-    return new SparkDataWriterFactory(table, baseSnapshotId, overwrite);
+    return new SparkDataWriterFactory(table, baseSnapshotId, overwrite, trackedRows);
   }
 
   @Override

@@ -1,6 +1,7 @@
 package io.basalt.spark.write;
 
 import io.basalt.manifest.ManifestEntry;
+import io.basalt.rowtracking.RowTracking;
 import io.basalt.spark.read.MetadataColumns;
 import io.basalt.spark.read.SparkScan;
 import io.basalt.spark.read.SparkScanBuilder;
@@ -66,9 +67,21 @@ public final class SparkCopyOnWriteOperation implements RowLevelOperation {
     return scan.files();
   }
 
-  /** The file path lets Spark find, at run time, the files holding changed rows. */
+  /**
+   * The file path lets Spark find, at run time, the files holding changed rows. A row-tracking
+   * table also reads each row's id and sequence number, which the write stores: kept rows keep
+   * both, changed rows keep their id (Spark nulls the sequence number, see {@link
+   * MetadataColumns}), inserted rows get new ones at commit.
+   */
   @Override
   public NamedReference[] requiredMetadataAttributes() {
+    if (RowTracking.enabled(table.options())) {
+      return new NamedReference[] {
+        Expressions.column(MetadataColumns.FILE_PATH),
+        Expressions.column(MetadataColumns.ROW_ID),
+        Expressions.column(MetadataColumns.SEQUENCE_NUMBER)
+      };
+    }
     return new NamedReference[] {Expressions.column(MetadataColumns.FILE_PATH)};
   }
 }

@@ -19,19 +19,36 @@ final class SparkDataWriterFactory implements DataWriterFactory {
   @Nullable private final Long baseSnapshotId;
   private final boolean overwrite;
 
-  SparkDataWriterFactory(FileStoreTable table, @Nullable Long baseSnapshotId, boolean overwrite) {
+  @Nullable private final TrackedRowsLayout trackedRows;
+
+  /**
+   * @param trackedRows where the rows' ids and sequence numbers are in the metadata rows of a
+   *     row-tracking rewrite, or null
+   */
+  SparkDataWriterFactory(
+      FileStoreTable table,
+      @Nullable Long baseSnapshotId,
+      boolean overwrite,
+      @Nullable TrackedRowsLayout trackedRows) {
     this.table = table;
     this.baseSnapshotId = baseSnapshotId;
     this.overwrite = overwrite;
+    this.trackedRows = trackedRows;
   }
 
   @Override
   public DataWriter<InternalRow> createWriter(int partitionId, long taskId) {
-    TableWrite write = table.newWrite(baseSnapshotId, overwrite);
+    TableWrite write = new TableWrite(table, baseSnapshotId, overwrite, trackedRows != null);
+    TrackedRowsLayout.Joiner joiner = trackedRows == null ? null : trackedRows.newJoiner();
     return new DataWriter<>() {
       @Override
       public void write(InternalRow row) {
-        write.write(row);
+        write.write(joiner == null ? row : joiner.join(null, row));
+      }
+
+      @Override
+      public void write(InternalRow metadata, InternalRow row) {
+        write.write(joiner == null ? row : joiner.join(metadata, row));
       }
 
       @Override

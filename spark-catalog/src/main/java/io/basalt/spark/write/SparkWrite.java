@@ -125,6 +125,7 @@ final class SparkWrite implements Write, RequiresDistributionAndOrdering {
 
   @Override
   public BatchWrite toBatch() {
-    return new SparkBatchWrite(table, overwrite, dynamic, overwriteFilter, replaced);
+    return new SparkBatchWrite(table, overwrite, dynamic, overwriteFilter, replaced)
+        .withTrackedRows(TrackedRowsLayout.of(table, info));
   }
 }

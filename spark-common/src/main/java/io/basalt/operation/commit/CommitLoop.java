@@ -4,6 +4,8 @@ import io.basalt.manifest.ManifestEntry;
 import io.basalt.options.CommitOptions;
 import io.basalt.options.ManifestOptions;
 import io.basalt.options.Options;
+import io.basalt.rowtracking.RowIdAssignment;
+import io.basalt.rowtracking.RowTracking;
 import io.basalt.snapshot.CommitKind;
 import io.basalt.snapshot.Snapshot;
 import io.basalt.snapshot.SnapshotManager;
@@ -190,6 +192,9 @@ final class CommitLoop {
       @Nullable IndexUpdate indexUpdate) {
     factory.schemaId(latest); // refuse a newer schema with other columns before writing anything
     List<ManifestEntry> delta = changes.against(latest);
+    if (RowTracking.enabled(table.options())) {
+      delta = RowIdAssignment.assign(delta, latest == null ? 1 : latest.id() + 1, latest);
+    }
     String indexManifest = latest == null ? null : latest.indexManifest();
     if (indexUpdate != null && latest != null) {
       indexManifest = indexUpdate.against(latest);

@@ -3,6 +3,7 @@ package io.basalt.operation.commit;
 import io.basalt.BasaltException;
 import io.basalt.manifest.FileKind;
 import io.basalt.manifest.ManifestEntry;
+import io.basalt.rowtracking.RowIdAssignment;
 import io.basalt.schema.TableSchema;
 import io.basalt.snapshot.CommitKind;
 import io.basalt.snapshot.Snapshot;
@@ -95,7 +96,7 @@ final class SnapshotFactory {
         watermark(latest),
         latest != null && latest.schemaId() == schemaId ? latest.statistics() : null,
         properties,
-        latest == null || latest.nextRowId() == null ? 0L : latest.nextRowId());
+        RowIdAssignment.nextRowId(delta, latest));
   }
 
   /** The larger of the write's {@code end-input.watermark} and the previous watermark. */

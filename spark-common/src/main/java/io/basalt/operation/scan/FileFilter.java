@@ -5,6 +5,8 @@ import io.basalt.manifest.ManifestEntry;
 import io.basalt.options.TableOptions;
 import io.basalt.predicate.ColumnStatistics;
 import io.basalt.predicate.StatsEvaluator;
+import io.basalt.rowtracking.RowIdRange;
+import io.basalt.rowtracking.RowTracking;
 import io.basalt.schema.DataField;
 import io.basalt.schema.TableSchema;
 import io.basalt.table.FileStoreTable;
@@ -24,6 +26,7 @@ final class FileFilter {
 
   private final FileValueStats valueStats;
   private final TableSchema schema;
+  private final boolean rowTracking;
   private long planned;
   private long skipped;
   private long bucketsSkipped;
@@ -45,6 +48,7 @@ final class FileFilter {
     this.filters = filters;
     this.keyStats = primaryKey ? new StatsView(columns(schema.trimmedPrimaryKeys())) : null;
     this.valueStats = new FileValueStats(schema, table.schemaManager()::schema);
+    this.rowTracking = RowTracking.enabled(table.options());
   }
 
   private StructType columns(List<String> names) {
@@ -108,6 +112,16 @@ final class FileFilter {
     }
     // stats are laid out by the file's own schema, which may be older than the one read
     Function<String, ColumnStatistics> stats = valueStats.decode(file);
+    if (rowTracking) {
+      // filters on row ids skip files by the range of ids they hold
+      Function<String, ColumnStatistics> columns = stats;
+      int fileColumns = valueStats.schemaOf(file).fields().size();
+      stats =
+          name ->
+              RowTracking.ROW_ID.equals(name)
+                  ? RowIdRange.of(file, fileColumns)
+                  : columns.apply(name);
+    }
     return StatsEvaluator.mayMatch(filters.value(), stats, file.rowCount());
   }
 }

@@ -2,6 +2,7 @@ package io.basalt.operation.scan;
 
 import io.basalt.manifest.DataFileMeta;
 import io.basalt.predicate.ColumnStatistics;
+import io.basalt.rowtracking.RowTracking;
 import io.basalt.schema.DataField;
 import io.basalt.schema.TableSchema;
 import java.util.ArrayList;
@@ -43,14 +44,23 @@ final class FileValueStats {
     loaded.put(readSchema.id(), readSchema);
   }
 
+  /** The schema {@code file} was written with. */
+  TableSchema schemaOf(DataFileMeta file) {
+    return loaded.computeIfAbsent(file.schemaId(), schemas::apply);
+  }
+
   /** The statistics of {@code file}, by column name of the read schema. */
   Function<String, ColumnStatistics> decode(DataFileMeta file) {
     TableSchema fileSchema = loaded.computeIfAbsent(file.schemaId(), schemas::apply);
     List<String> statsColumns = file.valueStatsCols();
+    // files that store row-tracking columns have their statistics after the table columns
+    boolean tracked =
+        statsColumns == null
+            && file.valueStats().minValues().arity() == fileSchema.fields().size() + 2;
     StatsView view =
         views.computeIfAbsent(
-            List.of(fileSchema.id(), statsColumns == null ? List.of() : statsColumns),
-            k -> new StatsView(columns(fileSchema, statsColumns)));
+            List.of(fileSchema.id(), statsColumns == null ? List.of() : statsColumns, tracked),
+            k -> new StatsView(columns(fileSchema, statsColumns, tracked)));
     Function<String, ColumnStatistics> byFileName = view.decode(file.valueStats());
     if (fileSchema.id() == readSchema.id()) {
       return byFileName;
@@ -72,10 +82,27 @@ final class FileValueStats {
     };
   }
 
-  private static StructType columns(TableSchema schema, @Nullable List<String> names) {
+  private static StructType columns(
+      TableSchema schema, @Nullable List<String> names, boolean tracked) {
     List<StructField> fields = new ArrayList<>();
-    for (DataField field : names == null ? schema.fields() : schema.fields(names)) {
-      fields.add(field.toStructField());
+    if (names == null) {
+      for (DataField field : schema.fields()) {
+        fields.add(field.toStructField());
+      }
+      StructType all = new StructType(fields.toArray(new StructField[0]));
+      return tracked ? RowTracking.withTrackingColumns(all) : all;
+    }
+    for (String name : names) {
+      DataField field = schema.field(name);
+      if (field != null) {
+        fields.add(field.toStructField());
+      } else if (RowTracking.ROW_ID.equals(name)) {
+        fields.add(RowTracking.rowIdField());
+      } else if (RowTracking.SEQUENCE_NUMBER.equals(name)) {
+        fields.add(RowTracking.sequenceNumberField());
+      } else {
+        throw new IllegalArgumentException("Column " + name + " does not exist");
+      }
     }
     return new StructType(fields.toArray(new StructField[0]));
   }

@@ -21,6 +21,7 @@ final class AppendBucketWriter implements BucketWriter {
   private final CompactionSettings settings;
   private final long targetFileSize;
   private final org.apache.hadoop.conf.Configuration conf;
+  private final boolean rowTracking;
   private List<DataFileMeta> compactAfter = List.of();
 
   AppendBucketWriter(
@@ -29,8 +30,10 @@ final class AppendBucketWriter implements BucketWriter {
       List<DataFileMeta> existingFiles,
       long firstSequence,
       @Nullable AppendCompactRewriter rewriter,
-      CompactionSettings settings) {
+      CompactionSettings settings,
+      boolean rowTracking) {
     this.files = new RollingDataFileWriter(context, target.bucketDir(), 0, null, firstSequence);
+    this.rowTracking = rowTracking;
     this.target = target;
     this.existingFiles = existingFiles;
     this.rewriter = rewriter;
@@ -70,7 +73,10 @@ final class AppendBucketWriter implements BucketWriter {
       return new Result(newFiles, List.of(), List.of());
     }
     List<DataFileMeta> all = new ArrayList<>(existingFiles);
-    all.addAll(newFiles);
+    if (!rowTracking) {
+      // new files get their row ids at commit: a row-tracking table compacts committed files only
+      all.addAll(newFiles);
+    }
     List<DataFileMeta> picked =
         AppendCompaction.pick(
             all, fullCompaction, targetFileSize, settings.minFileNum(), settings.maxFileNum());

@@ -17,10 +17,12 @@ import io.basalt.mergetree.KeyValueLayout;
 import io.basalt.mergetree.SequenceOrder;
 import io.basalt.options.CompactionSettings;
 import io.basalt.options.TableOptions;
+import io.basalt.rowtracking.RowTracking;
 import io.basalt.schema.DataField;
 import io.basalt.schema.TableSchema;
 import io.basalt.table.CommitMessage;
 import io.basalt.table.FileStoreTable;
+import io.basalt.utils.Check;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
@@ -64,9 +66,25 @@ public final class TableWrite implements AutoCloseable {
   @Nullable private final TruncatedTimestampsRow truncatedTimestamps;
 
   public TableWrite(FileStoreTable table, @Nullable Long baseSnapshotId, boolean overwrite) {
+    this(table, baseSnapshotId, overwrite, false);
+  }
+
+  /**
+   * @param trackedRows whether rows carry {@code _ROW_ID} and {@code _SEQUENCE_NUMBER} after the
+   *     table columns (rewrites of a row-tracking table); the files then store both
+   */
+  public TableWrite(
+      FileStoreTable table, @Nullable Long baseSnapshotId, boolean overwrite, boolean trackedRows) {
     WritableBucketMode.check(table);
+    Check.argument(
+        !trackedRows || RowTracking.enabled(table.options()),
+        "Table %s does not track rows",
+        table.name());
     this.table = table;
-    this.context = WriteContext.of(table);
+    this.context =
+        trackedRows
+            ? WriteContext.of(table).withRowType(RowTracking.withTrackingColumns(table.rowType()))
+            : WriteContext.of(table);
     this.dataPaths = table.dataFilePaths();
     this.state = new BucketState(table, baseSnapshotId, overwrite);
     this.layout = table.hasPrimaryKey() ? new KeyValueLayout(table.schema()) : null;
@@ -78,7 +96,7 @@ public final class TableWrite implements AutoCloseable {
                 .comparator(layout, table.schema().fields());
     this.mergeEngine = layout == null ? null : MergeEngine.of(table);
     this.configuredBuckets = table.bucketCount();
-    this.truncatedTimestamps = TruncatedTimestampsRow.of(table.rowType());
+    this.truncatedTimestamps = TruncatedTimestampsRow.of(context.rowType());
     TableSchema schema = table.schema();
     this.partitionView = projection(schema, schema.partitionKeys());
     this.partitionCodec = new BinaryRowCodec(table.partitionType());
@@ -171,7 +189,8 @@ public final class TableWrite implements AutoCloseable {
                 state.files(partition, bucket),
                 firstSequence,
                 compaction.writeOnly() ? null : new AppendCompactRewriter(table),
-                compaction)
+                compaction,
+                RowTracking.enabled(table.options()))
             : new KeyValueBucketWriter(
                 context,
                 layout,

@@ -20,6 +20,20 @@ record WriteContext(
     int maxSpillFiles,
     java.nio.file.Path spillDir) {
 
+  /** This context for files of other columns (the row-tracking layout of rewritten files). */
+  WriteContext withRowType(StructType newRowType) {
+    return new WriteContext(
+        conf,
+        newRowType,
+        schemaId,
+        parquetOptions,
+        targetFileSize,
+        writeBufferSize,
+        spillable,
+        maxSpillFiles,
+        spillDir);
+  }
+
   static WriteContext of(FileStoreTable table) {
     Options options = table.options();
     ParquetWriteOptions parquet =

@@ -5,6 +5,7 @@ import io.basalt.spark.extensions.parser.BasaltSqlParser;
 import io.basalt.spark.extensions.rules.HiveStyleDynamicPartitions;
 import io.basalt.spark.extensions.rules.KeyColumnUpdateCheck;
 import io.basalt.spark.extensions.rules.ReplaceTableConstraintCheck;
+import io.basalt.spark.extensions.rules.RowTrackingColumnCheck;
 import io.basalt.spark.extensions.rules.SaveAsTableOverwrite;
 import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.SparkSessionExtensions;
@@ -24,9 +25,11 @@ import scala.runtime.BoxedUnit;
  * columns ({@link KeyColumnUpdateCheck}), the check that refuses REPLACE TABLE with constraints
  * Spark would drop ({@link ReplaceTableConstraintCheck}), and the resolution rule for Paimon's
  * Hive-ordered dynamic partition inserts ({@link HiveStyleDynamicPartitions}) and the rule that
- * runs {@code saveAsTable} overwrites as Paimon does ({@link SaveAsTableOverwrite}), a parser that
- * accepts {@code SET spark.paimon.<hyphenated-key>=value} as Paimon's docs write it ({@link
- * BasaltSqlParser}), and the incremental table-valued functions ({@link
+ * runs {@code saveAsTable} overwrites as Paimon does ({@link SaveAsTableOverwrite}), the rule that
+ * names the row-tracking option when a query reads {@code _ROW_ID} of a table without it ({@link
+ * RowTrackingColumnCheck}), a parser that accepts {@code SET spark.paimon.<hyphenated-key>=value}
+ * as Paimon's docs write it ({@link BasaltSqlParser}), and the incremental table-valued functions
+ * ({@link
  * IncrementalTableFunctions}).
  */
 public class BasaltSparkSessionExtensions
@@ -60,6 +63,13 @@ public class BasaltSparkSessionExtensions
           @Override
           public Rule<LogicalPlan> apply(SparkSession session) {
             return new SaveAsTableOverwrite(session);
+          }
+        });
+    extensions.injectResolutionRule(
+        new AbstractFunction1<SparkSession, Rule<LogicalPlan>>() {
+          @Override
+          public Rule<LogicalPlan> apply(SparkSession session) {
+            return new RowTrackingColumnCheck();
           }
         });
     IncrementalTableFunctions.register(extensions);

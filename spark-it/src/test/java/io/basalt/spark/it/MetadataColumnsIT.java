@@ -329,11 +329,15 @@ class MetadataColumnsIT extends SparkTestBase {
         .isEqualTo(Integer.MAX_VALUE - 103);
     assertThat(schema.apply("__paimon_row_index").metadata().getLong("paimon.field.id"))
         .isEqualTo(Integer.MAX_VALUE - 100);
-    for (String column : List.of("_ROW_ID", "_SEQUENCE_NUMBER", "__paimon_nope")) {
+    assertThatThrownBy(() -> sql("SELECT __paimon_nope FROM md.app"))
+        .isInstanceOf(AnalysisException.class)
+        .hasMessageContaining("UNRESOLVED_COLUMN")
+        .hasMessageContaining("__paimon_nope");
+    // the row-tracking columns exist on row-tracking tables only, and the error says so
+    for (String column : List.of("_ROW_ID", "_SEQUENCE_NUMBER")) {
       assertThatThrownBy(() -> sql("SELECT %s FROM md.app", column))
-          .isInstanceOf(AnalysisException.class)
-          .hasMessageContaining("UNRESOLVED_COLUMN")
-          .hasMessageContaining(column);
+          .hasMessageContaining("Cannot read column " + column + " of table md.app")
+          .hasMessageContaining("'row-tracking.enabled' = 'true'");
     }
   }
 }
