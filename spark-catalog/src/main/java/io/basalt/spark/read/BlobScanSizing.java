@@ -6,6 +6,7 @@ import io.basalt.spark.SparkTable;
 import io.basalt.table.FileStoreTable;
 import java.util.Arrays;
 import java.util.OptionalLong;
+import javax.annotation.Nullable;
 import org.apache.spark.sql.types.ArrayType;
 import org.apache.spark.sql.types.BinaryType;
 import org.apache.spark.sql.types.DataType;
@@ -28,17 +29,17 @@ public record BlobScanSizing(boolean hasBlobColumn, OptionalLong splitTargetSize
 
   static BlobScanSizing of(FileStoreTable table) {
     Options options = table.options();
-    StructType schema = SparkTable.sparkSchema(table.schema());
-    boolean blob =
-        options
-            .raw(BLOB_FIELD)
-            .map(names -> Arrays.stream(names.split(",")).anyMatch(n -> isBlob(schema, n.trim())))
-            .orElse(false);
     return new BlobScanSizing(
-        blob,
+        hasBlobColumn(SparkTable.sparkSchema(table.schema()), options.raw(BLOB_FIELD).orElse(null)),
         options.contains(ReadOptions.SPLIT_TARGET_SIZE)
             ? OptionalLong.of(options.get(ReadOptions.SPLIT_TARGET_SIZE))
             : OptionalLong.empty());
+  }
+
+  /** Whether {@code blobField} (comma separated, may be null) names a BLOB-capable column. */
+  static boolean hasBlobColumn(StructType schema, @Nullable String blobField) {
+    return blobField != null
+        && Arrays.stream(blobField.split(",")).anyMatch(name -> isBlob(schema, name.trim()));
   }
 
   private static boolean isBlob(StructType schema, String name) {

@@ -16,6 +16,9 @@ import java.util.List;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
+import org.apache.spark.sql.catalyst.expressions.Ascending$;
+import org.apache.spark.sql.catalyst.expressions.NullsFirst$;
+import org.apache.spark.sql.catalyst.expressions.SortOrder;
 import org.apache.spark.sql.catalyst.plans.logical.LogicalPlan;
 import org.apache.spark.sql.catalyst.plans.physical.RoundRobinPartitioning;
 import org.apache.spark.sql.connector.read.InputPartition;
@@ -295,6 +298,29 @@ class RepartitionLargeBlobScanIT extends SparkTestBase {
     BatchScanExec blob = freshScan(String.format(AGGREGATE, blobs));
     assertThat(rule.apply(blob)).isInstanceOf(ShuffleExchangeExec.class);
     assertThat(partitionsPlanned(blob)).isTrue();
+  }
+
+  @Test
+  void aScanThatReportsAnOrderingIsLeftAlone() {
+    spark.sql("SET " + ENABLED + " = true");
+    spark.conf().set(TARGET, "1024");
+    BatchScanExec scan = freshScan(String.format(AGGREGATE, blobs));
+    SortOrder byId =
+        new SortOrder(
+            scan.output().head(),
+            Ascending$.MODULE$,
+            NullsFirst$.MODULE$,
+            ScalaInterop.toScala(List.of()));
+    BatchScanExec ordered =
+        new BatchScanExec(
+            scan.output(),
+            scan.scan(),
+            scan.runtimeFilters(),
+            Option.apply(ScalaInterop.toScala(List.of(byId))),
+            scan.table(),
+            scan.spjParams());
+    assertThat(new RepartitionLargeBlobScan().apply(ordered)).isSameAs(ordered);
+    assertThat(partitionsPlanned(ordered)).isFalse();
   }
 
   @Test
