@@ -273,6 +273,11 @@ public final class SparkScan
     return layout;
   }
 
+  /** What the {@code RepartitionLargeBlobScan} rule needs to know; plans nothing. */
+  public BlobScanSizing blobScanSizing() {
+    return BlobScanSizing.of(table);
+  }
+
   @Override
   public Partitioning outputPartitioning() {
     if (grouping().on()) {

@@ -4,6 +4,7 @@ import io.basalt.spark.extensions.functions.IncrementalTableFunctions;
 import io.basalt.spark.extensions.parser.BasaltSqlParser;
 import io.basalt.spark.extensions.rules.HiveStyleDynamicPartitions;
 import io.basalt.spark.extensions.rules.KeyColumnUpdateCheck;
+import io.basalt.spark.extensions.rules.RepartitionLargeBlobScan;
 import io.basalt.spark.extensions.rules.ReplaceTableConstraintCheck;
 import io.basalt.spark.extensions.rules.RowTrackingColumnCheck;
 import io.basalt.spark.extensions.rules.SaveAsTableOverwrite;
@@ -12,6 +13,8 @@ import org.apache.spark.sql.SparkSessionExtensions;
 import org.apache.spark.sql.catalyst.parser.ParserInterface;
 import org.apache.spark.sql.catalyst.plans.logical.LogicalPlan;
 import org.apache.spark.sql.catalyst.rules.Rule;
+import org.apache.spark.sql.execution.ColumnarRule;
+import org.apache.spark.sql.execution.SparkPlan;
 import scala.Function1;
 import scala.runtime.AbstractFunction1;
 import scala.runtime.AbstractFunction2;
@@ -29,8 +32,9 @@ import scala.runtime.BoxedUnit;
  * names the row-tracking option when a query reads {@code _ROW_ID} of a table without it ({@link
  * RowTrackingColumnCheck}), a parser that accepts {@code SET spark.paimon.<hyphenated-key>=value}
  * as Paimon's docs write it ({@link BasaltSqlParser}), and the incremental table-valued functions
- * ({@link
- * IncrementalTableFunctions}).
+ * ({@link IncrementalTableFunctions}). {@link RepartitionLargeBlobScan} runs on physical plans: as
+ * a query stage preparation rule under adaptive execution and as a columnar rule otherwise, both
+ * after Spark inserted its exchanges.
  */
 public class BasaltSparkSessionExtensions
     extends AbstractFunction1<SparkSessionExtensions, BoxedUnit> {
@@ -70,6 +74,20 @@ public class BasaltSparkSessionExtensions
           @Override
           public Rule<LogicalPlan> apply(SparkSession session) {
             return new RowTrackingColumnCheck();
+          }
+        });
+    extensions.injectQueryStagePrepRule(
+        new AbstractFunction1<SparkSession, Rule<SparkPlan>>() {
+          @Override
+          public Rule<SparkPlan> apply(SparkSession session) {
+            return new RepartitionLargeBlobScan();
+          }
+        });
+    extensions.injectColumnar(
+        new AbstractFunction1<SparkSession, ColumnarRule>() {
+          @Override
+          public ColumnarRule apply(SparkSession session) {
+            return RepartitionLargeBlobScan.columnarRule();
           }
         });
     IncrementalTableFunctions.register(extensions);
