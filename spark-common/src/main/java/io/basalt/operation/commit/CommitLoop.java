@@ -35,9 +35,9 @@ final class CommitLoop {
     List<ManifestEntry> against(@Nullable Snapshot latest);
   }
 
-  /** Writes an attempt's new index manifest from the latest snapshot; returns its name. */
+  /** Writes an attempt's new index manifest from the latest snapshot (null: none); its name. */
   interface IndexUpdate {
-    String against(Snapshot latest);
+    String against(@Nullable Snapshot latest);
   }
 
   private final FileStoreTable table;
@@ -141,7 +141,7 @@ final class CommitLoop {
     factory.schemaId(latest); // refuse a newer schema with other columns before writing anything
     List<ManifestEntry> delta = changes.against(latest);
     String indexManifest = latest == null ? null : latest.indexManifest();
-    if (indexUpdate != null && latest != null) {
+    if (indexUpdate != null) {
       indexManifest = indexUpdate.against(latest);
       writing.remember(indexManifest);
     }
