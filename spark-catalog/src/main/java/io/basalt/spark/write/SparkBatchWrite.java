@@ -57,6 +57,12 @@ final class SparkBatchWrite implements BatchWrite {
     this.baseSnapshotId = table.latestSnapshot().map(Snapshot::id).orElse(null);
   }
 
+  /** The snapshot the write's tasks start from (null: an empty table). */
+  @Nullable
+  Long baseSnapshotId() {
+    return baseSnapshotId;
+  }
+
   @Override
   public DataWriterFactory createBatchWriterFactory(PhysicalWriteInfo info) {
     return new SparkDataWriterFactory(table, baseSnapshotId, overwrite);
@@ -65,7 +71,7 @@ final class SparkBatchWrite implements BatchWrite {
   @Override
   public void commit(WriterCommitMessage[] messages) {
     List<CommitMessage> all = collect(messages);
-    FileStoreCommit commit = table.newCommit(commitUser);
+    FileStoreCommit commit = table.newCommit(commitUser).withDynamicBucketBase(baseSnapshotId);
     try {
       if (replaced != null) {
         commit.replaceFiles(replaced.get(), all, Snapshot.BATCH_COMMIT_IDENTIFIER);
