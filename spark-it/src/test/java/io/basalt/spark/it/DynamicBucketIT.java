@@ -174,6 +174,81 @@ class DynamicBucketIT extends SparkTestBase {
   }
 
   @Test
+  void insertOverwriteKeepsOneBucketPerKey() {
+    sql(
+        "CREATE TABLE dyn.ow (id INT, dt STRING, v STRING) PARTITIONED BY (dt) TBLPROPERTIES"
+            + " ('primary-key' = 'dt,id', 'dynamic-bucket.target-row-num' = '4')");
+    sql("INSERT INTO dyn.ow SELECT id, 'a', 'old' FROM range(0, 12) AS r(id)");
+    sql("INSERT OVERWRITE dyn.ow PARTITION (dt = 'a') SELECT id, 'new' FROM range(6, 18) AS r(id)");
+    sql("INSERT INTO dyn.ow SELECT id, 'a', 'after' FROM range(0, 8) AS r(id)");
+    assertThat(rows("SELECT v, count(*) FROM dyn.ow GROUP BY v"))
+        .containsExactly("after,8", "new,10");
+    assertThat(rows("SELECT count(DISTINCT id), count(DISTINCT __paimon_bucket, id) FROM dyn.ow"))
+        .containsExactly("18,18");
+  }
+
+  /** The examples of docs/merge-engines.md and seed 001, written as Paimon users do: no bucket. */
+  @Test
+  void mergeEngineExamplesWithoutBucketRun() {
+    sql(
+        "CREATE TABLE dyn.groups (k INT, a INT, b INT, g_1 INT, c INT, d INT, g_2 INT)"
+            + " TBLPROPERTIES ('primary-key' = 'k', 'merge-engine' = 'partial-update',"
+            + " 'fields.g_1.sequence-group' = 'a,b', 'fields.g_2.sequence-group' = 'c,d')");
+    sql("INSERT INTO dyn.groups VALUES (1, 1, 1, 1, 1, 1, 1)");
+    sql("INSERT INTO dyn.groups VALUES (1, 2, 2, 2, 2, 2, CAST(NULL AS INT))");
+    assertThat(rows("SELECT * FROM dyn.groups")).containsExactly("1,2,2,2,1,1,1");
+    sql("INSERT INTO dyn.groups VALUES (1, 3, 3, 1, 3, 3, 3)");
+    assertThat(rows("SELECT * FROM dyn.groups")).containsExactly("1,2,2,2,3,3,3");
+
+    sql(
+        "CREATE TABLE dyn.group_aggs (k INT, a INT, b INT, g_1 INT, c INT, d INT, g_2 INT)"
+            + " TBLPROPERTIES ('primary-key' = 'k', 'merge-engine' = 'partial-update',"
+            + " 'fields.g_1.sequence-group' = 'a,b', 'fields.g_2.sequence-group' = 'c,d',"
+            + " 'fields.b.aggregate-function' = 'max', 'fields.d.aggregate-function' = 'sum')");
+    sql("INSERT INTO dyn.group_aggs VALUES (1, 1, 1, 1, 1, 1, 1)");
+    sql("INSERT INTO dyn.group_aggs VALUES (1, 2, 2, 2, 2, 2, CAST(NULL AS INT))");
+    sql("INSERT INTO dyn.group_aggs VALUES (1, 3, 3, 1, 3, 3, 3)");
+    assertThat(rows("SELECT * FROM dyn.group_aggs")).containsExactly("1,2,3,2,3,4,3");
+
+    sql(
+        "CREATE TABLE dyn.first_seen (id INT, v STRING) TBLPROPERTIES ('primary-key' = 'id',"
+            + " 'merge-engine' = 'first-row')");
+    sql("INSERT INTO dyn.first_seen VALUES (1, 'a'), (2, 'b')");
+    sql("INSERT INTO dyn.first_seen VALUES (1, 'a2'), (3, 'c')");
+    assertThat(rows("SELECT * FROM dyn.first_seen")).containsExactly("1,a", "2,b", "3,c");
+
+    sql(
+        "CREATE TABLE dyn.dv (id INT, v STRING) TBLPROPERTIES ('primary-key' = 'id',"
+            + " 'deletion-vectors.enabled' = 'true')");
+    sql("INSERT INTO dyn.dv VALUES (1, 'a'), (2, 'b')");
+    sql("INSERT INTO dyn.dv VALUES (1, 'a2'), (3, 'c')");
+    assertThat(rows("SELECT * FROM dyn.dv")).containsExactly("1,a2", "2,b", "3,c");
+
+    sql(
+        "CREATE TABLE dyn.order_wide (order_id BIGINT, user_name STRING, address STRING,"
+            + " sub_orders ARRAY<STRUCT<sub_order_id: BIGINT, product_name: STRING, price:"
+            + " BIGINT>>) TBLPROPERTIES ('primary-key' = 'order_id', 'merge-engine' ="
+            + " 'aggregation', 'fields.sub_orders.aggregate-function' = 'nested_update',"
+            + " 'fields.sub_orders.nested-key' = 'sub_order_id')");
+    sql("INSERT INTO dyn.order_wide VALUES (1, 'Alice', 'add1', NULL), (2, 'Bob', 'add2', NULL)");
+    sql(
+        "INSERT INTO dyn.order_wide SELECT order_id, NULL, NULL, ARRAY(NAMED_STRUCT("
+            + "'sub_order_id', sub, 'product_name', name, 'price', price)) FROM VALUES"
+            + " (1L, 11L, 'apple', 10L), (1L, 12L, 'banana', 20L), (2L, 21L, 'cherry', 30L),"
+            + " (2L, 22L, 'peach', 40L) AS s(order_id, sub, name, price)");
+    sql(
+        "INSERT INTO dyn.order_wide VALUES (2, NULL, NULL, ARRAY(NAMED_STRUCT('sub_order_id',"
+            + " 21L, 'product_name', 'cherry', 'price', 50L)))");
+    assertThat(
+            rows(
+                "SELECT order_id, user_name, address, array_join(transform(array_sort(sub_orders),"
+                    + " s -> concat_ws(':', s.sub_order_id, s.product_name, s.price)), ';')"
+                    + " FROM dyn.order_wide"))
+        .containsExactly(
+            "1,Alice,add1,11:apple:10;12:banana:20", "2,Bob,add2,21:cherry:50;22:peach:40");
+  }
+
+  @Test
   void badOptionsAreRefusedNamingTheOption() {
     assertThatThrownBy(
             () ->
