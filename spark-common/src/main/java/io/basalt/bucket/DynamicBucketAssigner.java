@@ -93,6 +93,7 @@ public final class DynamicBucketAssigner {
         all.add(
             new NewHashes(
                 e.getKey().partition(),
+                e.getKey().id(),
                 bucket.getKey(),
                 e.getValue().files.get(bucket.getKey()),
                 bucket.getValue()));
@@ -101,9 +102,19 @@ public final class DynamicBucketAssigner {
     return all;
   }
 
+  /**
+   * Records that {@code added}'s hashes now live in {@code file}: a later {@link #newHashes()}
+   * extends that file with only the hashes added after this call.
+   */
+  public void written(NewHashes added, IndexFileMeta file) {
+    PartitionIndex index = indexes.get(new Key(added.partition(), added.assigner()));
+    index.files.put(added.bucket(), file);
+    index.added.remove(added.bucket());
+  }
+
   /** New hashes of one bucket, and the index file they extend (null when there was none). */
   public record NewHashes(
-      BinaryRow partition, int bucket, IndexFileMeta previous, IntList hashes) {}
+      BinaryRow partition, int assigner, int bucket, IndexFileMeta previous, IntList hashes) {}
 
   private PartitionIndex load(BinaryRow partition, int id) {
     Map<Integer, IndexFileMeta> files = source.hashFiles(partition);

@@ -36,5 +36,5 @@ public final class DynamicBucketOptions {
           .description(
               "Dynamic-bucket tables: the number of assigners a write routes keys to (by key"
                   + " hash); each assigner owns the buckets b with b % assigners = its id."
-                  + " Defaults to Spark's default parallelism, capped by the two options above.");
+                  + " Defaults to Spark's default parallelism, capped by dynamic-bucket.max-buckets and dynamic-bucket.initial-buckets.");
 }

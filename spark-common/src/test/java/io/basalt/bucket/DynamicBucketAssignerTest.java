@@ -105,6 +105,26 @@ class DynamicBucketAssignerTest {
   }
 
   @Test
+  void aSecondRoundExtendsTheFileTheFirstRoundWrote() {
+    DynamicBucketAssigner assigner = new DynamicBucketAssigner(1, 10, -1, new MemoryIndex(), "t");
+    assigner.assign(PART, 1);
+    assigner.assign(PART, 2);
+    List<DynamicBucketAssigner.NewHashes> first = assigner.newHashes();
+    assertThat(first).hasSize(1);
+    IndexFileMeta written =
+        new IndexFileMeta(IndexFileMeta.HASH, "index-round-1", 8, 2, null, null);
+    assigner.written(first.get(0), written);
+    assertThat(assigner.newHashes()).isEmpty();
+
+    assigner.assign(PART, 3);
+    assertThat(assigner.assign(PART, 1)).isEqualTo(0);
+    List<DynamicBucketAssigner.NewHashes> second = assigner.newHashes();
+    assertThat(second).hasSize(1);
+    assertThat(second.get(0).previous()).isEqualTo(written);
+    assertThat(second.get(0).hashes().size()).isEqualTo(1);
+  }
+
+  @Test
   void spreadsOverOwnedBucketsOnceMaxBucketsIsReached() {
     DynamicBucketAssigner assigner = new DynamicBucketAssigner(1, 1, 2, new MemoryIndex(), "t");
     assertThat(assigner.assign(PART, 100)).isEqualTo(0);

@@ -96,12 +96,16 @@ final class DynamicBuckets {
     Map<List<Object>, IndexFileMeta[]> written = new HashMap<>();
     List<IndexFileMeta> done = new ArrayList<>();
     try {
-      for (DynamicBucketAssigner.NewHashes added : assigner.newHashes()) {
+      List<DynamicBucketAssigner.NewHashes> pending = assigner.newHashes();
+      for (DynamicBucketAssigner.NewHashes added : pending) {
         IndexFileMeta file = indexFile.write(added.previous(), added.hashes().iterator());
         done.add(file);
         written.put(
             List.of(added.partition(), added.bucket()),
             new IndexFileMeta[] {file, added.previous()});
+      }
+      for (int i = 0; i < pending.size(); i++) {
+        assigner.written(pending.get(i), done.get(i));
       }
     } catch (RuntimeException e) {
       IndexFilePaths paths = new IndexFilePaths(table.paths());
