@@ -352,9 +352,19 @@ public final class UpsertBenchmark {
             + name
             + " "
             + Harness.COLUMNS
-            + " TBLPROPERTIES ('primary-key' = 'id', 'bucket' = '4'"
+            + " TBLPROPERTIES ('primary-key' = 'id'"
+            + bucketProperty()
             + extraProperties
             + ")");
+  }
+
+  /**
+   * {@code 'bucket' = '4'}, or what the environment variable {@code BASALT_BENCH_BUCKET} names;
+   * -1 leaves the option out, which makes the table a dynamic-bucket table.
+   */
+  private static String bucketProperty() {
+    String bucket = System.getenv().getOrDefault("BASALT_BENCH_BUCKET", "4");
+    return "-1".equals(bucket.trim()) ? "" : ", 'bucket' = '" + Integer.parseInt(bucket.trim()) + "'";
   }
 
   private List<Row> scanParquet(int round) {

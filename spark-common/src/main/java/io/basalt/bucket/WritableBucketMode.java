@@ -6,8 +6,9 @@ import io.basalt.table.FileStoreTable;
 
 /**
  * Refuses writes to tables in a bucket mode Paimon has and Basalt cannot write: postponed buckets
- * ({@code 'bucket' = '-2'}) and dynamic buckets (-1 on a primary-key table), which Paimon creates.
- * Basalt reads them, but a write would put rows in a bucket Paimon does not expect them in.
+ * ({@code 'bucket' = '-2'}), which Paimon creates. Basalt reads them, but a write would put rows in
+ * a bucket Paimon does not expect them in. Dynamic buckets (-1 on a primary-key table) are written
+ * through {@link DynamicBucketAssigner}.
  */
 public final class WritableBucketMode {
   private WritableBucketMode() {}
@@ -20,8 +21,6 @@ public final class WritableBucketMode {
     String mode;
     if (buckets == -2) {
       mode = "postponed-bucket";
-    } else if (buckets == -1 && table.hasPrimaryKey()) {
-      mode = "dynamic-bucket";
     } else {
       return;
     }

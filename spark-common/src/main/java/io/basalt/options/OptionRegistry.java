@@ -14,6 +14,7 @@ public final class OptionRegistry {
           TableOptions.class,
           WriteOptions.class,
           CompactionOptions.class,
+          DynamicBucketOptions.class,
           ReadOptions.class,
           ManifestOptions.class,
           CommitOptions.class,

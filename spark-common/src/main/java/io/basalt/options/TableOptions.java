@@ -17,7 +17,8 @@ public final class TableOptions {
           .defaultValue(-1)
           .description(
               "Number of buckets. N >= 1 hashes rows by the bucket key into N buckets;"
-                  + " -1 on an append table means bucket-unaware. Primary-key tables need N >= 1."
+                  + " -1 on an append table means bucket-unaware; on a primary-key table it means"
+                  + " dynamic buckets (see docs/dynamic-buckets.md)."
                   + " A change applies to partitions written afterwards by INSERT OVERWRITE.");
 
   public static final ConfigOption<String> BUCKET_KEY =

@@ -135,18 +135,8 @@ public final class SchemaValidation {
                   + " or -1 for a bucket-unaware append table. Fix: set '%s' = N.",
               bucket, bucketKey, table, bucketKey));
     }
+    DynamicBucketValidation.validate(schema, options, table, bucket);
     if (schema.hasPrimaryKey()) {
-      if (bucket == -1) {
-        throw new BasaltException(
-            String.format(
-                "Primary-key table %s needs a fixed number of buckets, but '%s' is %s (dynamic"
-                    + " bucket mode is not supported yet). Fix: set '%s' = N (N >= 1) in"
-                    + " TBLPROPERTIES.",
-                table,
-                bucketKey,
-                options.contains(TableOptions.BUCKET) ? "-1" : "not set",
-                bucketKey));
-      }
       List<String> missing = new ArrayList<>(schema.partitionKeys());
       missing.removeAll(schema.primaryKeys());
       if (!missing.isEmpty()) {

@@ -64,6 +64,12 @@ final class SparkBatchWrite implements BatchWrite {
     return this;
   }
 
+  /** The snapshot the write's tasks start from (null: an empty table). */
+  @Nullable
+  Long baseSnapshotId() {
+    return baseSnapshotId;
+  }
+
   @Override
   public DataWriterFactory createBatchWriterFactory(PhysicalWriteInfo info) {
     return new SparkDataWriterFactory(table, baseSnapshotId, overwrite, trackedRows);
@@ -72,7 +78,7 @@ final class SparkBatchWrite implements BatchWrite {
   @Override
   public void commit(WriterCommitMessage[] messages) {
     List<CommitMessage> all = collect(messages);
-    FileStoreCommit commit = table.newCommit(commitUser);
+    FileStoreCommit commit = table.newCommit(commitUser).withDynamicBucketBase(baseSnapshotId);
     try {
       if (replaced != null) {
         commit.replaceFiles(replaced.get(), all, Snapshot.BATCH_COMMIT_IDENTIFIER);

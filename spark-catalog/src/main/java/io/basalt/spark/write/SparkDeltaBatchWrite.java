@@ -1,6 +1,5 @@
 package io.basalt.spark.write;
 
-import io.basalt.snapshot.Snapshot;
 import io.basalt.table.FileStoreTable;
 import javax.annotation.Nullable;
 import org.apache.spark.sql.connector.write.DeltaBatchWrite;
@@ -26,8 +25,9 @@ final class SparkDeltaBatchWrite implements DeltaBatchWrite {
     this.table = table;
     this.info = info;
     this.command = command;
-    this.baseSnapshotId = table.latestSnapshot().map(Snapshot::id).orElse(null);
     this.commit = new SparkBatchWrite(table, false, false, null, null);
+    // the commit checks dynamic-bucket indexes against the snapshot the tasks start from
+    this.baseSnapshotId = commit.baseSnapshotId();
   }
 
   @Override

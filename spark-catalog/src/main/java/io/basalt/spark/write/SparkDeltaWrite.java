@@ -20,7 +20,7 @@ final class SparkDeltaWrite implements DeltaWrite, RequiresDistributionAndOrderi
   private final Command command;
 
   SparkDeltaWrite(FileStoreTable table, LogicalWriteInfo info, Command command) {
-    this.table = table;
+    this.table = DynamicBucketWrite.withAssigners(table);
     this.info = info;
     this.command = command;
   }

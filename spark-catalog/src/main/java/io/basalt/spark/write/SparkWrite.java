@@ -77,6 +77,10 @@ final class SparkWrite implements Write, RequiresDistributionAndOrdering {
       clustering.add(Expressions.identity(partition));
     }
     int buckets = table.bucketCount();
+    if (DynamicBucketWrite.isDynamic(table)) {
+      // each key to its assigner, which picks the bucket in the task (see DynamicBucketWrite)
+      buckets = DynamicBucketWrite.assigners(table);
+    }
     if (buckets > 0) {
       List<Expression> args = new ArrayList<>();
       args.add(Expressions.literal(buckets));

@@ -32,7 +32,7 @@ public final class SparkWriteBuilder
   @Nullable private Predicate overwriteFilter;
 
   public SparkWriteBuilder(FileStoreTable table, LogicalWriteInfo info) {
-    this.table = table;
+    this.table = DynamicBucketWrite.withAssigners(table);
     this.info = info;
   }
 

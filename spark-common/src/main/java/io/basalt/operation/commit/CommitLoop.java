@@ -40,9 +40,9 @@ final class CommitLoop {
     List<ManifestEntry> against(@Nullable Snapshot latest);
   }
 
-  /** Writes an attempt's new index manifest from the latest snapshot; returns its name. */
+  /** Writes an attempt's new index manifest from the latest snapshot (null: none); its name. */
   interface IndexUpdate {
-    String against(Snapshot latest);
+    String against(@Nullable Snapshot latest);
   }
 
   private final FileStoreTable table;
@@ -196,7 +196,7 @@ final class CommitLoop {
       delta = RowIdAssignment.assign(delta, latest == null ? 1 : latest.id() + 1, latest);
     }
     String indexManifest = latest == null ? null : latest.indexManifest();
-    if (indexUpdate != null && latest != null) {
+    if (indexUpdate != null) {
       indexManifest = indexUpdate.against(latest);
       writing.remember(indexManifest);
     }

@@ -41,6 +41,7 @@ public final class FileStoreCommit {
   private final ConflictDetector detector;
   private final TouchedEntries touched;
   private final CommitLoop loop;
+  @Nullable private HashIndexCheck hashIndexCheck;
 
   public FileStoreCommit(FileStoreTable table, String commitUser) {
     this(table, commitUser, System::currentTimeMillis);
@@ -58,6 +59,18 @@ public final class FileStoreCommit {
   }
 
   /**
+   * Makes this commit enforce the single-writer rule of dynamic-bucket tables: it fails when the
+   * HASH index of a partition it writes changed after snapshot {@code baseSnapshotId} (null: an
+   * empty table), the snapshot the write picked its buckets from. Returns this.
+   */
+  public FileStoreCommit withDynamicBucketBase(@Nullable Long baseSnapshotId) {
+    if (table.hasPrimaryKey() && table.bucketCount() == -1) {
+      this.hashIndexCheck = new HashIndexCheck(table, baseSnapshotId);
+    }
+    return this;
+  }
+
+  /**
    * Appends the new files as an APPEND snapshot, then commits the writers' compactions as a COMPACT
    * snapshot. Once the APPEND landed, a failing compaction commit is logged and its output deleted;
    * the next compaction picks the runs up again. Where reads skip level 0 (deletion vectors), the
@@ -70,19 +83,28 @@ public final class FileStoreCommit {
   public OptionalLong commit(List<CommitMessage> messages, long identifier) {
     checkColumnsUnchanged();
     List<ManifestEntry> adds = CommitChanges.adds(messages);
+    // the keys' HASH index lands with the keys, in the APPEND snapshot
+    CommitLoop.IndexUpdate hashIndex = hashIndexUpdate(messages);
+    messages = HashIndexCheck.withoutHashChanges(messages);
     if (adds.isEmpty()) {
       return afterCommit(
           CommitChanges.hasCompaction(messages)
               ? commitCompactionOnly(messages, identifier)
               : OptionalLong.empty());
     }
-    OptionalLong appended = loop.run(CommitKind.APPEND, identifier, checked(adds), null, null);
+    OptionalLong appended = loop.run(CommitKind.APPEND, identifier, checked(adds), null, hashIndex);
     // point of no return: the APPEND snapshot exists (or landed in an earlier call)
     if (!CommitChanges.hasCompaction(messages)) {
       return afterCommit(appended);
     }
     OptionalLong compacted = compactionAfterAppend(messages, identifier);
     return afterCommit(compacted.isPresent() ? compacted : appended);
+  }
+
+  @Nullable
+  private CommitLoop.IndexUpdate hashIndexUpdate(List<CommitMessage> messages) {
+    List<CommitMessage> hash = HashIndexCheck.hashChanges(messages);
+    return hash.isEmpty() ? null : new IndexChanges(table, hash)::writeOnto;
   }
 
   private OptionalLong compactionAfterAppend(List<CommitMessage> messages, long identifier) {
@@ -173,6 +195,7 @@ public final class FileStoreCommit {
     if (dynamic && adds.isEmpty()) {
       return OptionalLong.empty();
     }
+    CommitLoop.IndexUpdate hashIndex = hashIndexUpdate(messages);
     return afterCommit(
         loop.run(
             CommitKind.OVERWRITE,
@@ -189,10 +212,13 @@ public final class FileStoreCommit {
                               : table.newScan().withFilter(partitionFilter).liveEntries(latest)));
               changes.addAll(adds);
               detector.check(latest, changes);
+              if (hashIndexCheck != null) {
+                hashIndexCheck.check(latest, CommitChanges.partitions(adds));
+              }
               return changes;
             },
             null,
-            null));
+            hashIndex));
   }
 
   /**
@@ -285,6 +311,9 @@ public final class FileStoreCommit {
     return latest -> {
       if (latest != null) {
         detector.check(latest, adds);
+        if (hashIndexCheck != null) {
+          hashIndexCheck.check(latest, CommitChanges.partitions(adds));
+        }
       }
       return adds;
     };

@@ -13,11 +13,13 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import javax.annotation.Nullable;
 
 /**
- * Applies the writers' deletion-vector changes to the latest index manifest. Each changed bucket's
- * vectors must still be the ones its compaction started from; the previous index state is grouped
- * by bucket once, so the check costs one pass over it, not one per bucket.
+ * Applies the writers' index changes (deletion vectors, dynamic-bucket HASH files) to the latest
+ * index manifest. Each changed bucket's index files of each changed type must still be the ones its
+ * write started from; the previous index state is grouped by bucket once, so the check costs one
+ * pass over it, not one per bucket.
  */
 final class IndexChanges {
   private final FileStoreTable table;
@@ -28,14 +30,23 @@ final class IndexChanges {
     this.messages = messages;
   }
 
+  private static List<Object> key(CommitMessage message, IndexFileMeta file) {
+    return List.of(message.partition(), message.bucket(), file.indexType());
+  }
+
   /** Writes the new index manifest on top of {@code latest}; returns its file name. */
-  String writeOnto(Snapshot latest) {
+  String writeOnto(@Nullable Snapshot latest) {
     IndexManifests indexManifests = new IndexManifests(table.fileIO(), table.paths());
-    List<IndexManifestEntry> previous = indexManifests.read(latest.indexManifest());
+    List<IndexManifestEntry> previous =
+        indexManifests.read(latest == null ? null : latest.indexManifest());
+    // keyed by (partition, bucket, index type): a bucket's HASH and deletion-vector files change
+    // independently
     Map<List<Object>, Set<String>> current = new HashMap<>();
     for (IndexManifestEntry entry : previous) {
       current
-          .computeIfAbsent(List.of(entry.partition(), entry.bucket()), k -> new HashSet<>())
+          .computeIfAbsent(
+              List.of(entry.partition(), entry.bucket(), entry.indexFile().indexType()),
+              k -> new HashSet<>())
           .add(entry.indexFile().fileName());
     }
     List<IndexManifestEntry> changes = new ArrayList<>();
@@ -43,20 +54,28 @@ final class IndexChanges {
       if (message.newIndexFiles().isEmpty() && message.deletedIndexFiles().isEmpty()) {
         continue;
       }
-      Set<String> expected = new HashSet<>();
+      Map<List<Object>, Set<String>> expected = new HashMap<>();
+      for (IndexFileMeta file : message.newIndexFiles()) {
+        expected.computeIfAbsent(key(message, file), k -> new HashSet<>());
+      }
       for (IndexFileMeta file : message.deletedIndexFiles()) {
-        expected.add(file.fileName());
+        expected.computeIfAbsent(key(message, file), k -> new HashSet<>()).add(file.fileName());
         changes.add(
             new IndexManifestEntry(FileKind.DELETE, message.partition(), message.bucket(), file));
       }
-      Set<String> actual =
-          current.getOrDefault(List.of(message.partition(), message.bucket()), Set.of());
-      if (!actual.equals(expected)) {
-        throw new CommitConflictException(
-            String.format(
-                "Commit to table %s conflicts with snapshot %s: the deletion vectors of bucket %s"
-                    + " changed concurrently. Nothing was committed; retry the operation.",
-                table.name(), latest.id(), message.bucket()));
+      for (Map.Entry<List<Object>, Set<String>> type : expected.entrySet()) {
+        if (!current.getOrDefault(type.getKey(), Set.of()).equals(type.getValue())) {
+          throw new CommitConflictException(
+              String.format(
+                  "Commit to table %s conflicts with snapshot %s: the %s index of bucket %s"
+                      + " changed concurrently. Nothing was committed; retry the operation.",
+                  table.name(),
+                  latest == null ? "(none)" : latest.id(),
+                  IndexFileMeta.HASH.equals(type.getKey().get(2))
+                      ? "dynamic-bucket (HASH)"
+                      : "deletion vector",
+                  message.bucket()));
+        }
       }
       for (IndexFileMeta file : message.newIndexFiles()) {
         changes.add(

@@ -91,11 +91,8 @@ final class BucketState {
     if (overwrite || base == null) {
       return List.of();
     }
-    if (indexEntries == null) {
-      indexEntries = new IndexManifests(table.fileIO(), table.paths()).read(base.indexManifest());
-    }
     List<IndexFileMeta> files = new ArrayList<>();
-    for (IndexManifestEntry entry : indexEntries) {
+    for (IndexManifestEntry entry : indexEntries()) {
       if (entry.bucket() == bucket
           && entry.partition().equals(partition)
           && IndexFileMeta.DELETION_VECTORS.equals(entry.indexFile().indexType())) {
@@ -103,6 +100,32 @@ final class BucketState {
       }
     }
     return files;
+  }
+
+  /**
+   * The partition's HASH index file per bucket in the base snapshot (dynamic-bucket tables). An
+   * overwrite keeps them too: an index that still lists a replaced key only sends it back to the
+   * same bucket, while dropping it could give one key two buckets.
+   */
+  Map<Integer, IndexFileMeta> hashIndexFiles(BinaryRow partition) {
+    Map<Integer, IndexFileMeta> files = new HashMap<>();
+    if (base == null) {
+      return files;
+    }
+    for (IndexManifestEntry entry : indexEntries()) {
+      if (entry.partition().equals(partition)
+          && IndexFileMeta.HASH.equals(entry.indexFile().indexType())) {
+        files.put(entry.bucket(), entry.indexFile());
+      }
+    }
+    return files;
+  }
+
+  private List<IndexManifestEntry> indexEntries() {
+    if (indexEntries == null) {
+      indexEntries = new IndexManifests(table.fileIO(), table.paths()).read(base.indexManifest());
+    }
+    return indexEntries;
   }
 
   long nextSequence(BinaryRow partition, int bucket) {

@@ -11,6 +11,7 @@ import io.basalt.data.TruncatedTimestampsRow;
 import io.basalt.deletionvectors.BucketDeletionVectors;
 import io.basalt.deletionvectors.DeletionVectorIndexFile;
 import io.basalt.fs.DataFilePaths;
+import io.basalt.index.IndexFileMeta;
 import io.basalt.index.IndexFilePaths;
 import io.basalt.merge.MergeEngine;
 import io.basalt.mergetree.KeyValueLayout;
@@ -53,6 +54,7 @@ public final class TableWrite implements AutoCloseable {
   private final RowComparator partitionOrder;
   @Nullable private final ProjectedRow bucketKeyView;
   @Nullable private final BinaryRowCodec bucketKeyCodec;
+  @Nullable private final DynamicBuckets dynamicBuckets;
   private InternalRow lastPartitionValues;
   private BinaryRow lastPartition;
   private long flushCount;
@@ -109,6 +111,14 @@ public final class TableWrite implements AutoCloseable {
       this.bucketKeyView = null;
       this.bucketKeyCodec = null;
     }
+    this.dynamicBuckets =
+        configuredBuckets == -1 && layout != null
+            ? new DynamicBuckets(
+                table,
+                projection(schema, table.bucketKeys()),
+                new BinaryRowCodec(structType(schema, table.bucketKeys())),
+                state)
+            : null;
   }
 
   private static StructType structType(TableSchema schema, List<String> names) {
@@ -150,14 +160,19 @@ public final class TableWrite implements AutoCloseable {
     }
     BinaryRow partition = partitionOf(row);
     int totalBuckets = state.totalBuckets(partition);
-    int bucket =
-        totalBuckets > 0
-            ? BucketFunction.bucket(
-                bucketKeyCodec.toBinary(bucketKeyView.replace(row)), totalBuckets)
-            : 0;
+    int bucket;
+    if (totalBuckets > 0) {
+      bucket =
+          BucketFunction.bucket(bucketKeyCodec.toBinary(bucketKeyView.replace(row)), totalBuckets);
+    } else {
+      bucket = dynamicBuckets == null ? 0 : dynamicBuckets.bucket(partition, row);
+    }
     BucketWriter writer = writers.get(new PartitionBucket(partition, bucket));
     if (writer == null) {
-      writer = newWriter(partition, bucket);
+      // a dynamic bucket another assigner owns may be written by another task too: never compact
+      // it here, or two tasks could replace the same files
+      boolean shared = dynamicBuckets != null && !dynamicBuckets.lastBucketOwned(bucket);
+      writer = newWriter(partition, bucket, shared);
     }
     long before = writer.memoryUsed();
     writer.write(row, kind);
@@ -179,7 +194,8 @@ public final class TableWrite implements AutoCloseable {
     return lastPartition;
   }
 
-  private BucketWriter newWriter(BinaryRow partition, int bucket) {
+  private BucketWriter newWriter(BinaryRow partition, int bucket, boolean shared) {
+    boolean compacts = !compaction.writeOnly() && !shared;
     long firstSequence = state.nextSequence(partition, bucket);
     BucketWriter writer =
         layout == null
@@ -197,14 +213,22 @@ public final class TableWrite implements AutoCloseable {
                 versionOrder,
                 mergeEngine,
                 compaction,
-                compaction.writeOnly() ? null : rewriter(),
+                compacts ? rewriter() : null,
                 target(partition, bucket),
                 state.files(partition, bucket),
                 firstSequence,
                 table.name(),
-                lookupMode(partition, bucket));
+                shared ? sharedLookupMode(partition, bucket) : lookupMode(partition, bucket));
     writers.put(new PartitionBucket(partition, bucket), writer);
     return writer;
+  }
+
+  @Nullable
+  private KeyValueBucketWriter.LookupMode sharedLookupMode(BinaryRow partition, int bucket) {
+    if (lookupMode(partition, bucket) != null) {
+      throw dynamicBuckets.foreignBucketNeedsLookup(bucket);
+    }
+    return null;
   }
 
   @Nullable
@@ -274,6 +298,8 @@ public final class TableWrite implements AutoCloseable {
   /** Flushes every writer and returns the new files, one message per (partition, bucket). */
   public List<CommitMessage> prepareCommit() {
     List<CommitMessage> messages = new ArrayList<>();
+    Map<List<Object>, IndexFileMeta[]> hashFiles =
+        dynamicBuckets == null ? Map.of() : dynamicBuckets.writeIndexFiles();
     boolean full = state.fullCompactionDue(compaction);
     for (Map.Entry<PartitionBucket, BucketWriter> e : writers.entrySet()) {
       if (e.getValue() instanceof KeyValueBucketWriter kv) {
@@ -281,6 +307,15 @@ public final class TableWrite implements AutoCloseable {
       }
       BucketWriter.Result result = e.getValue().finish(full);
       PartitionBucket key = e.getKey();
+      List<IndexFileMeta> newIndexFiles = new ArrayList<>(result.newIndexFiles());
+      List<IndexFileMeta> deletedIndexFiles = new ArrayList<>(result.deletedIndexFiles());
+      IndexFileMeta[] hash = hashFiles.get(List.of(key.partition(), key.bucket()));
+      if (hash != null) {
+        newIndexFiles.add(hash[0]);
+        if (hash[1] != null) {
+          deletedIndexFiles.add(hash[1]);
+        }
+      }
       CommitMessage message =
           new CommitMessage(
               key.partition(),
@@ -289,8 +324,8 @@ public final class TableWrite implements AutoCloseable {
               result.newFiles(),
               result.compactBefore(),
               result.compactAfter(),
-              result.newIndexFiles(),
-              result.deletedIndexFiles());
+              newIndexFiles,
+              deletedIndexFiles);
       if (!message.newFiles().isEmpty() || message.hasCompaction()) {
         messages.add(message);
       }

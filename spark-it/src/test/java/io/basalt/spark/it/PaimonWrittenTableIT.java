@@ -139,8 +139,13 @@ class PaimonWrittenTableIT extends SparkTestBase {
                 + " 'bucket' = N (N >= 1).");
   }
 
+  /**
+   * Paimon writes a dynamic-bucket table, Basalt adds and updates keys through Paimon's HASH index,
+   * and Paimon's own assigner then reads Basalt's index: each engine sends a key to the bucket the
+   * other gave it, and neither sees a key twice.
+   */
   @Test
-  void dynamicBucketTablesAreReadButNotWritten() throws Exception {
+  void dynamicBucketTablesAreWrittenByBothEngines() throws Exception {
     create("dynamic", idValue().primaryKey("id").option("bucket", "-1"));
     // outside Flink and Spark, Paimon's writer takes the bucket a dynamic-bucket row goes to
     Table t = paimon.getTable(Identifier.create("pw", "dynamic"));
@@ -154,11 +159,51 @@ class PaimonWrittenTableIT extends SparkTestBase {
     }
     assertThat(paimonRows("dynamic")).containsExactly("1,a", "2,b2");
     readsAsPaimon("dynamic");
-    assertThatThrownBy(() -> sql("INSERT INTO pw.dynamic VALUES (3, 'c')"))
-        .hasMessageContaining(
-            "Table pw.dynamic has 'bucket' = '-1' (Paimon's dynamic-bucket mode), which Basalt"
-                + " reads but cannot write.");
-    assertThat(paimonRows("dynamic")).containsExactly("1,a", "2,b2");
+
+    sql("INSERT INTO pw.dynamic VALUES (2, 'b3'), (3, 'c'), (4, 'd')");
+    assertThat(paimonRows("dynamic")).containsExactly("1,a", "2,b3", "3,c", "4,d");
+    readsAsPaimon("dynamic");
+    // key 2 stayed in the bucket Paimon gave it
+    assertThat(rows("SELECT id, __paimon_bucket FROM pw.dynamic WHERE id <= 2"))
+        .containsExactly("1,0", "2,1");
+
+    // Paimon's assigner, loading the HASH index Basalt wrote, finds Basalt's buckets
+    org.apache.paimon.table.FileStoreTable store =
+        (org.apache.paimon.table.FileStoreTable)
+            paimon.getTable(Identifier.create("pw", "dynamic"));
+    org.apache.paimon.index.HashBucketAssigner assigner =
+        new org.apache.paimon.index.HashBucketAssigner(
+            store.snapshotManager(),
+            "check",
+            store.store().newIndexFileHandler(),
+            1,
+            1,
+            0,
+            2_000_000L,
+            -1);
+    org.apache.paimon.table.sink.RowPartitionKeyExtractor keys =
+        new org.apache.paimon.table.sink.RowPartitionKeyExtractor(store.schema());
+    for (Object[] basalt : sql("SELECT id, __paimon_bucket FROM pw.dynamic")) {
+      GenericRow key = row((Integer) basalt[0], "");
+      int hash = keys.trimmedPrimaryKey(key).hashCode();
+      assertThat(assigner.assign(org.apache.paimon.data.BinaryRow.EMPTY_ROW, hash))
+          .as("Paimon's bucket of key %s", basalt[0])
+          .isEqualTo(basalt[1]);
+    }
+
+    // and Paimon writes on top of Basalt's index: an update of key 3 into its bucket
+    int bucketOf3 = (Integer) sql("SELECT __paimon_bucket FROM pw.dynamic WHERE id = 3").get(0)[0];
+    t = paimon.getTable(Identifier.create("pw", "dynamic"));
+    builder = t.newBatchWriteBuilder();
+    try (BatchTableWrite write = builder.newWrite();
+        BatchTableCommit commit = builder.newCommit()) {
+      write.write(row(3, "c2"), bucketOf3);
+      commit.commit(write.prepareCommit());
+    }
+    sql("INSERT INTO pw.dynamic VALUES (3, 'c3'), (5, 'e')");
+    assertThat(rows("SELECT * FROM pw.dynamic"))
+        .containsExactly("1,a", "2,b3", "3,c3", "4,d", "5,e");
+    assertThat(paimonRows("dynamic")).containsExactly("1,a", "2,b3", "3,c3", "4,d", "5,e");
   }
 
   @Test

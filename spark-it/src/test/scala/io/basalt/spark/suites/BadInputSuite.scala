@@ -56,16 +56,18 @@ class BadInputSuite extends BasaltQueryTest {
     assertMessage(partKey, "missing: dt", "'primary-key' = 'dt,id'")
     assertNoTable("no_part_key")
 
-    val noBucket = basaltError(sql(
-      "CREATE TABLE bad.no_bucket (id INT) TBLPROPERTIES ('primary-key' = 'id')"))
-    assertMessage(noBucket, "'bucket' = N")
-    assertNoTable("no_bucket")
+    // without 'bucket' a primary-key table is a dynamic-bucket table, which hashes the whole key
+    val bucketKey = basaltError(sql(
+      "CREATE TABLE bad.dynamic_bucket_key (id INT, k INT) TBLPROPERTIES" +
+        " ('primary-key' = 'id,k', 'bucket-key' = 'k')"))
+    assertMessage(bucketKey, "'bucket-key' = 'k'", "'bucket' = -1", "Fix: remove 'bucket-key'")
+    assertNoTable("dynamic_bucket_key")
 
-    val dynamic = basaltError(sql(
-      "CREATE TABLE bad.dynamic_bucket (id INT) TBLPROPERTIES ('primary-key' = 'id'," +
-        " 'bucket' = '-1')"))
-    assertMessage(dynamic, "-1", "'bucket' = N")
-    assertNoTable("dynamic_bucket")
+    val fixed = basaltError(sql(
+      "CREATE TABLE bad.fixed_dynamic (id INT) TBLPROPERTIES ('primary-key' = 'id'," +
+        " 'bucket' = '2', 'dynamic-bucket.max-buckets' = '4')"))
+    assertMessage(fixed, "'dynamic-bucket.max-buckets' = '4'", "'bucket' = 2")
+    assertNoTable("fixed_dynamic")
   }
 
   test("inserts of the wrong shape are analysis errors") {
