@@ -5,9 +5,10 @@ import io.basalt.options.TableOptions;
 import io.basalt.table.FileStoreTable;
 
 /**
- * Refuses writes to tables in a bucket mode Paimon has and Basalt cannot write: postponed buckets
- * ({@code 'bucket' = '-2'}) and dynamic buckets (-1 on a primary-key table), which Paimon creates.
- * Basalt reads them, but a write would put rows in a bucket Paimon does not expect them in.
+ * Refuses writes to tables in a bucket mode Paimon has and Basalt cannot write: dynamic buckets (-1
+ * on a primary-key table), which Paimon creates. Basalt reads them, but a write would put rows in a
+ * bucket Paimon does not expect them in. (Postponed buckets, -2, are written: see {@link
+ * PostponedBucket}.)
  */
 public final class WritableBucketMode {
   private WritableBucketMode() {}
@@ -18,9 +19,7 @@ public final class WritableBucketMode {
   public static void check(FileStoreTable table) {
     int buckets = table.bucketCount();
     String mode;
-    if (buckets == -2) {
-      mode = "postponed-bucket";
-    } else if (buckets == -1 && table.hasPrimaryKey()) {
+    if (buckets == -1 && table.hasPrimaryKey()) {
       mode = "dynamic-bucket";
     } else {
       return;

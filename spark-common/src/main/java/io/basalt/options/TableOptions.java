@@ -17,8 +17,10 @@ public final class TableOptions {
           .defaultValue(-1)
           .description(
               "Number of buckets. N >= 1 hashes rows by the bucket key into N buckets;"
-                  + " -1 on an append table means bucket-unaware. Primary-key tables need N >= 1."
-                  + " A change applies to partitions written afterwards by INSERT OVERWRITE.");
+                  + " -1 on an append table means bucket-unaware. Primary-key tables need N >= 1"
+                  + " or -2 (postponed buckets: CALL sys.compact assigns them, see"
+                  + " docs/buckets.md). A change applies to partitions written afterwards by"
+                  + " INSERT OVERWRITE or CALL sys.rescale.");
 
   public static final ConfigOption<String> BUCKET_KEY =
       ConfigOption.key("bucket-key")

@@ -325,6 +325,16 @@ public final class FileStoreTable implements Serializable {
   }
 
   /**
+   * Like {@link #newWrite(Long, boolean)}; on a postponed-bucket table ({@code 'bucket' = '-2'}),
+   * {@code fixedBuckets} writes rows straight into each partition's numbered buckets, where reads
+   * see them at commit, instead of into {@code bucket-postpone}.
+   */
+  public TableWrite newWrite(Long baseSnapshotId, boolean overwrite, boolean fixedBuckets) {
+    checkWritable();
+    return new TableWrite(this, baseSnapshotId, overwrite, fixedBuckets);
+  }
+
+  /**
    * Refuses early, before any file is written, a write this engine cannot do correctly: to a table
    * that asks for a changelog.
    */

@@ -18,16 +18,29 @@ final class SparkDataWriterFactory implements DataWriterFactory {
   private final FileStoreTable table;
   @Nullable private final Long baseSnapshotId;
   private final boolean overwrite;
+  private final boolean fixedBuckets;
 
   SparkDataWriterFactory(FileStoreTable table, @Nullable Long baseSnapshotId, boolean overwrite) {
+    this(table, baseSnapshotId, overwrite, false);
+  }
+
+  /**
+   * @param fixedBuckets on a postponed-bucket table, write straight into numbered buckets
+   */
+  SparkDataWriterFactory(
+      FileStoreTable table,
+      @Nullable Long baseSnapshotId,
+      boolean overwrite,
+      boolean fixedBuckets) {
     this.table = table;
     this.baseSnapshotId = baseSnapshotId;
     this.overwrite = overwrite;
+    this.fixedBuckets = fixedBuckets;
   }
 
   @Override
   public DataWriter<InternalRow> createWriter(int partitionId, long taskId) {
-    TableWrite write = table.newWrite(baseSnapshotId, overwrite);
+    TableWrite write = table.newWrite(baseSnapshotId, overwrite, fixedBuckets);
     return new DataWriter<>() {
       @Override
       public void write(InternalRow row) {

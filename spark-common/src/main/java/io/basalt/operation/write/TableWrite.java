@@ -1,6 +1,7 @@
 package io.basalt.operation.write;
 
 import io.basalt.bucket.BucketFunction;
+import io.basalt.bucket.PostponedBucket;
 import io.basalt.bucket.WritableBucketMode;
 import io.basalt.data.BinaryRow;
 import io.basalt.data.BinaryRowCodec;
@@ -44,6 +45,8 @@ public final class TableWrite implements AutoCloseable {
   private final BucketState state;
   @Nullable private final KeyValueLayout layout;
   private final int configuredBuckets;
+  // the settings of the postponed bucket's writers: Paimon's file name prefix; null on other tables
+  @Nullable private final WriteContext postponedContext;
   private final Map<PartitionBucket, BucketWriter> writers = new LinkedHashMap<>();
 
   private final ProjectedRow partitionView;
@@ -64,11 +67,30 @@ public final class TableWrite implements AutoCloseable {
   @Nullable private final TruncatedTimestampsRow truncatedTimestamps;
 
   public TableWrite(FileStoreTable table, @Nullable Long baseSnapshotId, boolean overwrite) {
+    this(table, baseSnapshotId, overwrite, false);
+  }
+
+  /**
+   * @param fixedBuckets on a postponed-bucket table, whether rows go straight into each partition's
+   *     numbered buckets (see {@link PostponedBucket#writesFixedBuckets}) instead of into {@code
+   *     bucket-postpone}; ignored on other tables
+   */
+  public TableWrite(
+      FileStoreTable table,
+      @Nullable Long baseSnapshotId,
+      boolean overwrite,
+      boolean fixedBuckets) {
     WritableBucketMode.check(table);
     this.table = table;
     this.context = WriteContext.of(table);
+    this.postponedContext =
+        PostponedBucket.isPostponed(table)
+            ? context.withDataFilePrefix(PostponedBucket.newWriterPrefix())
+            : null;
     this.dataPaths = table.dataFilePaths();
-    this.state = new BucketState(table, baseSnapshotId, overwrite);
+    this.state =
+        new BucketState(
+            table, baseSnapshotId, overwrite, PostponedBucket.isPostponed(table) && fixedBuckets);
     this.layout = table.hasPrimaryKey() ? new KeyValueLayout(table.schema()) : null;
     this.compaction = CompactionSettings.of(table.options());
     this.versionOrder =
@@ -83,7 +105,7 @@ public final class TableWrite implements AutoCloseable {
     this.partitionView = projection(schema, schema.partitionKeys());
     this.partitionCodec = new BinaryRowCodec(table.partitionType());
     this.partitionOrder = new RowComparator(types(schema, schema.partitionKeys()));
-    if (configuredBuckets > 0) {
+    if (configuredBuckets > 0 || postponedContext != null) {
       this.bucketKeyView = projection(schema, table.bucketKeys());
       // the fields carry their timestamp precisions, which decide the hashed bytes
       this.bucketKeyCodec = new BinaryRowCodec(structType(schema, table.bucketKeys()));
@@ -133,10 +155,12 @@ public final class TableWrite implements AutoCloseable {
     BinaryRow partition = partitionOf(row);
     int totalBuckets = state.totalBuckets(partition);
     int bucket =
-        totalBuckets > 0
-            ? BucketFunction.bucket(
-                bucketKeyCodec.toBinary(bucketKeyView.replace(row)), totalBuckets)
-            : 0;
+        totalBuckets == PostponedBucket.BUCKET
+            ? PostponedBucket.BUCKET
+            : totalBuckets > 0
+                ? BucketFunction.bucket(
+                    bucketKeyCodec.toBinary(bucketKeyView.replace(row)), totalBuckets)
+                : 0;
     BucketWriter writer = writers.get(new PartitionBucket(partition, bucket));
     if (writer == null) {
       writer = newWriter(partition, bucket);
@@ -164,28 +188,50 @@ public final class TableWrite implements AutoCloseable {
   private BucketWriter newWriter(BinaryRow partition, int bucket) {
     long firstSequence = state.nextSequence(partition, bucket);
     BucketWriter writer =
-        layout == null
-            ? new AppendBucketWriter(
-                context,
-                target(partition, bucket),
-                state.files(partition, bucket),
-                firstSequence,
-                compaction.writeOnly() ? null : new AppendCompactRewriter(table),
-                compaction)
-            : new KeyValueBucketWriter(
-                context,
-                layout,
-                versionOrder,
-                mergeEngine,
-                compaction,
-                compaction.writeOnly() ? null : rewriter(),
-                target(partition, bucket),
-                state.files(partition, bucket),
-                firstSequence,
-                table.name(),
-                lookupMode(partition, bucket));
+        bucket == PostponedBucket.BUCKET
+            ? postponedWriter(partition, firstSequence)
+            : layout == null
+                ? new AppendBucketWriter(
+                    context,
+                    target(partition, bucket),
+                    state.files(partition, bucket),
+                    firstSequence,
+                    compaction.writeOnly() ? null : new AppendCompactRewriter(table),
+                    compaction)
+                : new KeyValueBucketWriter(
+                    context,
+                    layout,
+                    versionOrder,
+                    mergeEngine,
+                    compaction,
+                    compaction.writeOnly() ? null : rewriter(),
+                    target(partition, bucket),
+                    state.files(partition, bucket),
+                    firstSequence,
+                    table.name(),
+                    lookupMode(partition, bucket));
     writers.put(new PartitionBucket(partition, bucket), writer);
     return writer;
+  }
+
+  /**
+   * A writer of the postponed bucket: it only flushes sorted runs to level 0, since the rows are
+   * compacted into their real buckets later. Sequence numbers continue after the partition's
+   * postponed files, so that compaction merges the versions of a key in write order.
+   */
+  private BucketWriter postponedWriter(BinaryRow partition, long firstSequence) {
+    return new KeyValueBucketWriter(
+        postponedContext,
+        layout,
+        versionOrder,
+        mergeEngine,
+        compaction,
+        null,
+        target(partition, PostponedBucket.BUCKET),
+        List.of(),
+        firstSequence,
+        table.name(),
+        null);
   }
 
   @Nullable
