@@ -2,6 +2,7 @@ package io.basalt.spark;
 
 import io.basalt.BasaltErrorClass;
 import io.basalt.BasaltException;
+import io.basalt.bucket.PostponedBucket;
 import io.basalt.options.RowTrackingOptions;
 import io.basalt.options.TableOptions;
 import io.basalt.schema.SchemaChange;
@@ -41,6 +42,7 @@ final class AlterTableSchemas {
     for (TableChange change : changes) {
       if (change instanceof TableChange.SetProperty set) {
         checkMutable(table, set.property());
+        checkBucketMode(table, set.property(), set.value());
         options.put(set.property(), set.value());
       } else if (change instanceof TableChange.RemoveProperty remove) {
         checkMutable(table, remove.property());
@@ -137,6 +139,28 @@ final class AlterTableSchemas {
 
   private static String name(String[] path) {
     return String.join(".", path);
+  }
+
+  /**
+   * Postponed buckets (-2) cannot be switched on or off: the postponed files would be left without
+   * a compaction that moves them, or fixed buckets would start taking postponed rows.
+   */
+  private static void checkBucketMode(FileStoreTable table, String key, String value) {
+    if (!TableOptions.BUCKET.key().equals(key)) {
+      return;
+    }
+    int current = table.bucketCount();
+    String next = value.trim();
+    boolean toPostponed = next.equals(String.valueOf(PostponedBucket.BUCKET));
+    if (toPostponed != (current == PostponedBucket.BUCKET)) {
+      throw new BasaltException(
+          String.format(
+              "Cannot change option '%s' of table %s from %s to %s: postponed buckets are chosen"
+                  + " when the table is created. Fix: create a new table with the desired '%s'"
+                  + " and copy the data (CREATE TABLE ... AS SELECT); a postponed-bucket table"
+                  + " changes a partition's count with CALL sys.rescale.",
+              key, table.name(), current, next, key));
+    }
   }
 
   private static void checkMutable(FileStoreTable table, String key) {

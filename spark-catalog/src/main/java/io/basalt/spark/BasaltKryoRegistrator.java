@@ -33,7 +33,11 @@ public final class BasaltKryoRegistrator implements KryoRegistrator {
           "io.basalt.spark.read.IncrementalInputPartition",
           "io.basalt.spark.read.IncrementalReaderFactory",
           "io.basalt.spark.procedures.CompactJob$TaskInput",
-          "io.basalt.spark.procedures.CompactJob$TaskResult");
+          "io.basalt.spark.procedures.CompactJob$TaskResult",
+          "io.basalt.spark.procedures.PostponedCompactJob$TaskInput",
+          "io.basalt.spark.procedures.PostponedCompactJob$TaskResult",
+          "io.basalt.spark.procedures.RescaleJob$TaskInput",
+          "io.basalt.spark.procedures.RescaleJob$TaskResult");
 
   @Override
   public void registerClasses(Kryo kryo) {

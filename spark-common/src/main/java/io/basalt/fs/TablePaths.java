@@ -107,7 +107,8 @@ public final class TablePaths implements Serializable {
    */
   public Path bucketDir(String partitionPath, int bucket) {
     Path parent = partitionPath.isEmpty() ? root() : new Path(root(), partitionPath);
-    return new Path(parent, "bucket-" + bucket);
+    // Paimon names the postponed bucket (-2) by its mode, not its id
+    return new Path(parent, bucket == -2 ? "bucket-postpone" : "bucket-" + bucket);
   }
 
   /** A fresh name prefix {@code <prefix><uuid>-}: a writer appends a counter and an extension. */

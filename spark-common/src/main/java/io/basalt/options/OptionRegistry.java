@@ -23,7 +23,8 @@ public final class OptionRegistry {
           PartitionOptions.class,
           MergeEngineOptions.class,
           RowTrackingOptions.class,
-          BlobOptions.class);
+          BlobOptions.class,
+          PostponeOptions.class);
 
   private OptionRegistry() {}
 

@@ -18,8 +18,10 @@ public final class TableOptions {
           .description(
               "Number of buckets. N >= 1 hashes rows by the bucket key into N buckets;"
                   + " -1 on an append table means bucket-unaware; on a primary-key table it means"
-                  + " dynamic buckets (see docs/dynamic-buckets.md)."
-                  + " A change applies to partitions written afterwards by INSERT OVERWRITE.");
+                  + " dynamic buckets (see docs/dynamic-buckets.md). -2 on a primary-key table means"
+                  + " postponed buckets: CALL sys.compact assigns them (see docs/buckets.md)."
+                  + " A change applies to partitions written afterwards by INSERT OVERWRITE or"
+                  + " CALL sys.rescale.");
 
   public static final ConfigOption<String> BUCKET_KEY =
       ConfigOption.key("bucket-key")

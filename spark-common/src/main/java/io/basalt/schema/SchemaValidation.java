@@ -128,14 +128,23 @@ public final class SchemaValidation {
   private static void validateBuckets(TableSchema schema, Options options, String table) {
     int bucket = options.get(TableOptions.BUCKET);
     String bucketKey = TableOptions.BUCKET.key();
-    if (bucket == 0 || bucket < -1) {
+    if (bucket == 0 || bucket < -2) {
       throw new BasaltException(
           String.format(
               "Invalid value '%s' for option '%s' on table %s: expected a number of buckets >= 1,"
-                  + " or -1 for a bucket-unaware append table. Fix: set '%s' = N.",
+                  + " -1 (dynamic buckets; bucket-unaware on an append table) or -2 (postponed"
+                  + " buckets, primary-key tables). Fix: set '%s' = N.",
               bucket, bucketKey, table, bucketKey));
     }
     DynamicBucketValidation.validate(schema, options, table, bucket);
+    if (bucket == -2 && !schema.hasPrimaryKey()) {
+      throw new BasaltException(
+          String.format(
+              "Option '%s' = '-2' (postponed buckets) on table %s needs a primary key; %s is an"
+                  + " append table. Fix: declare a 'primary-key', or set '%s' = -1 (bucket-unaware)"
+                  + " or N >= 1.",
+              bucketKey, table, table, bucketKey));
+    }
     if (schema.hasPrimaryKey()) {
       List<String> missing = new ArrayList<>(schema.partitionKeys());
       missing.removeAll(schema.primaryKeys());

@@ -325,6 +325,26 @@ public final class FileStoreTable implements Serializable {
   }
 
   /**
+   * Like {@link #newWrite(Long, boolean)}; on a postponed-bucket table ({@code 'bucket' = '-2'}),
+   * {@code fixedBuckets} writes rows straight into each partition's numbered buckets, where reads
+   * see them at commit, instead of into {@code bucket-postpone}.
+   */
+  public TableWrite newWrite(Long baseSnapshotId, boolean overwrite, boolean fixedBuckets) {
+    return newWrite(baseSnapshotId, overwrite, false, fixedBuckets);
+  }
+
+  /**
+   * Like {@link #newWrite(Long, boolean, boolean)}; {@code trackedRows} says the rows carry {@code
+   * _ROW_ID} and {@code _SEQUENCE_NUMBER} after the table columns (a rewrite of a row-tracking
+   * table), which the files then store.
+   */
+  public TableWrite newWrite(
+      Long baseSnapshotId, boolean overwrite, boolean trackedRows, boolean fixedBuckets) {
+    checkWritable();
+    return new TableWrite(this, baseSnapshotId, overwrite, trackedRows, fixedBuckets);
+  }
+
+  /**
    * Refuses early, before any file is written, a write this engine cannot do correctly: to a table
    * that asks for a changelog.
    */

@@ -1,5 +1,6 @@
 package io.basalt.spark.procedures;
 
+import io.basalt.bucket.PostponedBucket;
 import io.basalt.data.BinaryRow;
 import io.basalt.operation.scan.TableScan;
 import io.basalt.spark.SparkCatalog;
@@ -22,7 +23,8 @@ import org.apache.spark.sql.types.DataTypes;
  * ...')}, with Paimon's names and meanings: compacts the buckets of the selected partitions in one
  * Spark job (one task per bucket) and commits them as one COMPACT snapshot; order/zorder re-cluster
  * append tables. Returns {@code result} (true, as Paimon does), the new snapshot's id (null when
- * there was nothing to do) and how many files were replaced and written.
+ * there was nothing to do) and how many files were replaced and written. On a postponed-bucket
+ * table it first moves the postponed rows into numbered buckets (see {@link PostponedCompactJob}).
  */
 final class CompactProcedure extends BaseProcedure {
   static final String NAME = "compact";
@@ -53,6 +55,12 @@ final class CompactProcedure extends BaseProcedure {
     // every live file, level 0 included: deletion-vector reads hide level 0, compaction must not
     TableScan.Plan plan = table.newScan().forCompaction().plan();
     List<DataSplit> splits = selectedSplits(table, plan.splits(), args);
+    if (new PostponedCompactJob(table).run(splits)) {
+      // postponed rows now sit in level 0 of their buckets: compact those as well
+      plan = table.newScan().forCompaction().plan();
+      splits = selectedSplits(table, plan.splits(), args);
+    }
+    splits = splits.stream().filter(split -> split.bucket() != PostponedBucket.BUCKET).toList();
     CompactJob job = new CompactJob(table);
     // Paimon's output: one row result = true; the COMPACT snapshot shows in t$snapshots
     if (args.order() == OrderStrategy.NONE || splits.isEmpty()) {

@@ -28,7 +28,8 @@ public final class Procedures {
           Map.entry(DeleteBranchProcedure.NAME, DeleteBranchProcedure::new),
           Map.entry(FastForwardProcedure.NAME, FastForwardProcedure::new),
           Map.entry(RemoveOrphanFilesProcedure.NAME, RemoveOrphanFilesProcedure::new),
-          Map.entry(ExpirePartitionsProcedure.NAME, ExpirePartitionsProcedure::new));
+          Map.entry(ExpirePartitionsProcedure.NAME, ExpirePartitionsProcedure::new),
+          Map.entry(RescaleProcedure.NAME, RescaleProcedure::new));
 
   private Procedures() {}
 

@@ -58,7 +58,7 @@ final class SortRewrite implements Serializable {
         table.copyWithOptions(Map.of(CompactionOptions.WRITE_ONLY.key(), "true"));
     List<CommitMessage> written;
     // a row-tracking table's rows keep their ids and sequence numbers, stored in the new files
-    TableWrite write = new TableWrite(writeTable, baseSnapshotId, false, tracking());
+    TableWrite write = new TableWrite(writeTable, baseSnapshotId, false, tracking(), false);
     try {
       for (InternalRow row : rows) {
         write.write(row);

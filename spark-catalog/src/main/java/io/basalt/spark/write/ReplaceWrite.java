@@ -1,5 +1,6 @@
 package io.basalt.spark.write;
 
+import io.basalt.bucket.PostponedBucket;
 import io.basalt.operation.commit.CommitStateUnknownException;
 import io.basalt.table.CommitMessage;
 import io.basalt.table.FileStoreTable;
@@ -58,12 +59,12 @@ public final class ReplaceWrite
 
   @Override
   public Distribution requiredDistribution() {
-    return SparkWrite.distribution(target);
+    return SparkWrite.distribution(target, PostponedBucket.writesFixedBuckets(target, true));
   }
 
   @Override
   public SortOrder[] requiredOrdering() {
-    return SparkWrite.ordering(target);
+    return SparkWrite.ordering(target, PostponedBucket.writesFixedBuckets(target, true));
   }
 
   @Override
@@ -74,7 +75,8 @@ public final class ReplaceWrite
   @Override
   public DataWriterFactory createBatchWriterFactory(PhysicalWriteInfo info) {
     // no base snapshot: the new files start the table afresh (sequence numbers, bucket count)
-    return new SparkDataWriterFactory(target, null, true, null);
+    return new SparkDataWriterFactory(
+        target, null, true, null, PostponedBucket.writesFixedBuckets(target, true));
   }
 
   @Override

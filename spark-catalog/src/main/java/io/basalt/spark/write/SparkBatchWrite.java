@@ -38,6 +38,7 @@ final class SparkBatchWrite implements BatchWrite {
   @Nullable private final Supplier<List<ManifestEntry>> replaced;
   private final String commitUser = UUID.randomUUID().toString();
   @Nullable private final Long baseSnapshotId;
+  private final boolean fixedBuckets;
   private boolean commitStateUnknown;
   @Nullable private TrackedRowsLayout trackedRows;
   private static final Map<String, String> WRITE_ONLY =
@@ -49,6 +50,20 @@ final class SparkBatchWrite implements BatchWrite {
       boolean dynamic,
       @Nullable Predicate overwriteFilter,
       @Nullable Supplier<List<ManifestEntry>> replaced) {
+    this(table, overwrite, dynamic, overwriteFilter, replaced, false);
+  }
+
+  /**
+   * @param fixedBuckets on a postponed-bucket table, write straight into numbered buckets
+   */
+  SparkBatchWrite(
+      FileStoreTable table,
+      boolean overwrite,
+      boolean dynamic,
+      @Nullable Predicate overwriteFilter,
+      @Nullable Supplier<List<ManifestEntry>> replaced,
+      boolean fixedBuckets) {
+    this.fixedBuckets = fixedBuckets;
     // a rewrite must not compact: a compaction could take a file the rewrite replaces
     this.table = replaced == null ? table : table.copyWithOptions(WRITE_ONLY);
     this.replaced = replaced;
@@ -72,7 +87,7 @@ final class SparkBatchWrite implements BatchWrite {
 
   @Override
   public DataWriterFactory createBatchWriterFactory(PhysicalWriteInfo info) {
-    return new SparkDataWriterFactory(table, baseSnapshotId, overwrite, trackedRows);
+    return new SparkDataWriterFactory(table, baseSnapshotId, overwrite, trackedRows, fixedBuckets);
   }
 
   @Override

@@ -18,27 +18,35 @@ final class SparkDataWriterFactory implements DataWriterFactory {
   private final FileStoreTable table;
   @Nullable private final Long baseSnapshotId;
   private final boolean overwrite;
+  private final boolean fixedBuckets;
 
   @Nullable private final TrackedRowsLayout trackedRows;
+
+  SparkDataWriterFactory(FileStoreTable table, @Nullable Long baseSnapshotId, boolean overwrite) {
+    this(table, baseSnapshotId, overwrite, null, false);
+  }
 
   /**
    * @param trackedRows where the rows' ids and sequence numbers are in the metadata rows of a
    *     row-tracking rewrite, or null
+   * @param fixedBuckets on a postponed-bucket table, write straight into numbered buckets
    */
   SparkDataWriterFactory(
       FileStoreTable table,
       @Nullable Long baseSnapshotId,
       boolean overwrite,
-      @Nullable TrackedRowsLayout trackedRows) {
+      @Nullable TrackedRowsLayout trackedRows,
+      boolean fixedBuckets) {
     this.table = table;
     this.baseSnapshotId = baseSnapshotId;
     this.overwrite = overwrite;
     this.trackedRows = trackedRows;
+    this.fixedBuckets = fixedBuckets;
   }
 
   @Override
   public DataWriter<InternalRow> createWriter(int partitionId, long taskId) {
-    TableWrite write = new TableWrite(table, baseSnapshotId, overwrite, trackedRows != null);
+    TableWrite write = table.newWrite(baseSnapshotId, overwrite, trackedRows != null, fixedBuckets);
     TrackedRowsLayout.Joiner joiner = trackedRows == null ? null : trackedRows.newJoiner();
     return new DataWriter<>() {
       @Override

@@ -1,5 +1,6 @@
 package io.basalt.spark.write;
 
+import io.basalt.bucket.PostponedBucket;
 import io.basalt.data.TimestampPrecision;
 import io.basalt.manifest.ManifestEntry;
 import io.basalt.predicate.Predicate;
@@ -72,6 +73,14 @@ final class SparkWrite implements Write, RequiresDistributionAndOrdering {
 
   /** The (partition, bucket) clustering every write of {@code table} needs; may be empty. */
   static List<Expression> clustering(FileStoreTable table) {
+    return clustering(table, false);
+  }
+
+  /**
+   * Like {@link #clustering(FileStoreTable)}; {@code fixedBuckets} tells how a postponed-bucket
+   * table is written (see {@link PostponedClustering}).
+   */
+  static List<Expression> clustering(FileStoreTable table, boolean fixedBuckets) {
     List<Expression> clustering = new ArrayList<>();
     for (String partition : table.schema().partitionKeys()) {
       clustering.add(Expressions.identity(partition));
@@ -81,25 +90,35 @@ final class SparkWrite implements Write, RequiresDistributionAndOrdering {
       // each key to its assigner, which picks the bucket in the task (see DynamicBucketWrite)
       buckets = DynamicBucketWrite.assigners(table);
     }
-    if (buckets > 0) {
-      List<Expression> args = new ArrayList<>();
-      args.add(Expressions.literal(buckets));
-      List<String> keys = table.bucketKeys();
-      int[] precisions = new int[keys.size()];
-      for (int i = 0; i < precisions.length; i++) {
-        args.add(Expressions.column(keys.get(i)));
-        // the function must hash a timestamp key as the writer does, in the column's precision
-        precisions[i] = TimestampPrecision.of(table.schema().field(keys.get(i)).toStructField());
-      }
-      clustering.add(
-          Expressions.apply(BucketFunctions.nameFor(precisions), args.toArray(new Expression[0])));
+    if (PostponedBucket.isPostponed(table)) {
+      clustering.addAll(PostponedClustering.of(table, fixedBuckets));
+    } else if (buckets > 0) {
+      clustering.add(bucketTransform(table, buckets));
     }
     return clustering;
   }
 
+  /** {@code bucket(numBuckets, key...)}: the bucket Paimon's hash gives the bucket key. */
+  static Expression bucketTransform(FileStoreTable table, int numBuckets) {
+    List<Expression> args = new ArrayList<>();
+    args.add(Expressions.literal(numBuckets));
+    List<String> keys = table.bucketKeys();
+    int[] precisions = new int[keys.size()];
+    for (int i = 0; i < precisions.length; i++) {
+      args.add(Expressions.column(keys.get(i)));
+      // the function must hash a timestamp key as the writer does, in the column's precision
+      precisions[i] = TimestampPrecision.of(table.schema().field(keys.get(i)).toStructField());
+    }
+    return Expressions.apply(BucketFunctions.nameFor(precisions), args.toArray(new Expression[0]));
+  }
+
   /** Each bucket's rows to exactly one task. */
   static Distribution distribution(FileStoreTable table) {
-    List<Expression> clustering = clustering(table);
+    return distribution(table, false);
+  }
+
+  static Distribution distribution(FileStoreTable table, boolean fixedBuckets) {
+    List<Expression> clustering = clustering(table, fixedBuckets);
     return clustering.isEmpty()
         ? Distributions.unspecified()
         : Distributions.clustered(clustering.toArray(new Expression[0]));
@@ -107,8 +126,12 @@ final class SparkWrite implements Write, RequiresDistributionAndOrdering {
 
   /** Within a task, bucket after bucket, by primary key. */
   static SortOrder[] ordering(FileStoreTable table) {
+    return ordering(table, false);
+  }
+
+  static SortOrder[] ordering(FileStoreTable table, boolean fixedBuckets) {
     List<SortOrder> ordering = new ArrayList<>();
-    for (Expression expression : clustering(table)) {
+    for (Expression expression : clustering(table, fixedBuckets)) {
       ordering.add(Expressions.sort(expression, SortDirection.ASCENDING));
     }
     for (String key : table.schema().trimmedPrimaryKeys()) {
@@ -117,19 +140,24 @@ final class SparkWrite implements Write, RequiresDistributionAndOrdering {
     return ordering.toArray(new SortOrder[0]);
   }
 
+  /** Whether this write goes straight into the buckets of a postponed-bucket table. */
+  private boolean fixedBuckets() {
+    return replaced == null && PostponedBucket.writesFixedBuckets(table, overwrite);
+  }
+
   @Override
   public Distribution requiredDistribution() {
-    return distribution(table);
+    return distribution(table, fixedBuckets());
   }
 
   @Override
   public SortOrder[] requiredOrdering() {
-    return ordering(table);
+    return ordering(table, fixedBuckets());
   }
 
   @Override
   public BatchWrite toBatch() {
-    return new SparkBatchWrite(table, overwrite, dynamic, overwriteFilter, replaced)
+    return new SparkBatchWrite(table, overwrite, dynamic, overwriteFilter, replaced, fixedBuckets())
         .withTrackedRows(TrackedRowsLayout.of(table, info));
   }
 }

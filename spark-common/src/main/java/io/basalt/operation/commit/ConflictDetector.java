@@ -71,11 +71,15 @@ final class ConflictDetector {
       Snapshot latest, Iterable<ManifestEntry> remaining, List<ManifestEntry> changes) {
     Map<BinaryRow, ManifestEntry> counts = new HashMap<>();
     for (ManifestEntry entry : remaining) {
-      counts.putIfAbsent(entry.partition(), entry);
+      // postponed files (bucket -2) wait for a bucket and hold no count
+      if (entry.bucket() != -2) {
+        counts.putIfAbsent(entry.partition(), entry);
+      }
     }
     for (ManifestEntry change : changes) {
       ManifestEntry existing = counts.get(change.partition());
       if (change.kind() == FileKind.ADD
+          && change.bucket() != -2
           && existing != null
           && existing.totalBuckets() != change.totalBuckets()) {
         throw new CommitConflictException(

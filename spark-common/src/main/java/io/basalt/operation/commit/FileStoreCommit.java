@@ -179,7 +179,9 @@ public final class FileStoreCommit {
   }
 
   /**
-   * Replaces the files of some partitions with the new files, as an OVERWRITE snapshot.
+   * Replaces the files of some partitions with the new files, as an OVERWRITE snapshot, then
+   * commits the writers' compactions (such as the level-0 promotion of deletion-vector tables) as a
+   * COMPACT snapshot, as {@link #commit} does after an APPEND.
    *
    * @param partitionFilter which partitions to replace: null replaces the whole table
    * @param dynamic when true, replace exactly the partitions the new files belong to (and ignore
@@ -196,7 +198,7 @@ public final class FileStoreCommit {
       return OptionalLong.empty();
     }
     CommitLoop.IndexUpdate hashIndex = hashIndexUpdate(messages);
-    return afterCommit(
+    OptionalLong overwritten =
         loop.run(
             CommitKind.OVERWRITE,
             identifier,
@@ -218,7 +220,13 @@ public final class FileStoreCommit {
               return changes;
             },
             null,
-            hashIndex));
+            hashIndex);
+    // the writers' level-0 promotion (deletion vectors, first-row) makes the new rows visible
+    if (!CommitChanges.hasCompaction(messages)) {
+      return afterCommit(overwritten);
+    }
+    OptionalLong compacted = compactionAfterAppend(messages, identifier);
+    return afterCommit(compacted.isPresent() ? compacted : overwritten);
   }
 
   /**
@@ -251,7 +259,8 @@ public final class FileStoreCommit {
    * OVERWRITE snapshot: the commit of a copy-on-write DELETE, UPDATE or MERGE that rewrote the
    * files it read. Each attempt first checks that every replaced file is still live; when one is
    * not (a concurrent compaction, overwrite or delete took it), {@link CommitConflictException} is
-   * thrown and nothing is committed. Commits nothing when there is nothing to replace or add.
+   * thrown and nothing is committed. Commits nothing when there is nothing to replace or add. The
+   * writers' compactions follow as a COMPACT snapshot, as after {@link #commit}.
    *
    * @param replaced the live files the rewrite read, as ADD entries of the snapshot it read
    */
@@ -262,7 +271,7 @@ public final class FileStoreCommit {
     if (changes.isEmpty()) {
       return OptionalLong.empty();
     }
-    return afterCommit(
+    OptionalLong replacedSnapshot =
         loop.run(
             CommitKind.OVERWRITE,
             identifier,
@@ -280,7 +289,13 @@ public final class FileStoreCommit {
               return changes;
             },
             null,
-            null));
+            null);
+    // as after an overwrite: the writers' level-0 promotion makes the new rows visible
+    if (!CommitChanges.hasCompaction(messages)) {
+      return afterCommit(replacedSnapshot);
+    }
+    OptionalLong compacted = compactionAfterAppend(messages, identifier);
+    return afterCommit(compacted.isPresent() ? compacted : replacedSnapshot);
   }
 
   /**

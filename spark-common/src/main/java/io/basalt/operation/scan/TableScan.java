@@ -202,16 +202,17 @@ public final class TableScan {
           deletionVectors ? deletionFiles(snapshot) : Map.of();
       List<DataSplit> splits = new ArrayList<>();
       for (List<ManifestEntry> group : byBucket.values()) {
-        if (group.get(0).bucket() == POSTPONED_BUCKET) {
+        boolean postponed = group.get(0).bucket() == POSTPONED_BUCKET;
+        if (postponed && !forCompaction) {
           // Paimon's postponed-bucket files wait for a compaction to pick their real bucket; no
-          // read sees them before that (they may not even be Parquet)
+          // read sees them before that (they may not even be Parquet: the compaction checks)
           continue;
         }
         if (hideLevel0) {
           // level-0 rows are not visible yet: a compaction (in the writer or a job) moves them up
           group = group.stream().filter(e -> e.file().level() > 0).toList();
         }
-        for (ManifestEntry entry : group) {
+        for (ManifestEntry entry : postponed ? List.<ManifestEntry>of() : group) {
           FileFormats.checkDataFile(entry.file().fileName(), table.name());
         }
         List<DataFileMeta> files = group.isEmpty() ? List.of() : fileFilter.select(group);

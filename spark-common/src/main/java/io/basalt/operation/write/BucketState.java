@@ -1,6 +1,7 @@
 package io.basalt.operation.write;
 
 import io.basalt.BasaltException;
+import io.basalt.bucket.PostponedBucket;
 import io.basalt.data.BinaryRow;
 import io.basalt.data.BinaryRowCodec;
 import io.basalt.data.PartitionPaths;
@@ -38,15 +39,22 @@ final class BucketState {
   @Nullable private Snapshot base;
   private final boolean overwrite;
   private final int configuredBuckets;
+  // a fixed-bucket write of a postponed-bucket table: each partition keeps its own count
+  private final boolean postponedFixed;
   private final Map<BinaryRow, Partition> partitions = new HashMap<>();
   private long memoryUsed;
   @Nullable private List<IndexManifestEntry> indexEntries;
 
-  BucketState(FileStoreTable table, @Nullable Long baseSnapshotId, boolean overwrite) {
+  BucketState(
+      FileStoreTable table,
+      @Nullable Long baseSnapshotId,
+      boolean overwrite,
+      boolean postponedFixed) {
     this.table = table;
     this.base = baseSnapshotId == null ? null : restoreFrom(table, baseSnapshotId);
     this.overwrite = overwrite;
     this.configuredBuckets = table.bucketCount();
+    this.postponedFixed = postponedFixed;
   }
 
   /**
@@ -66,7 +74,8 @@ final class BucketState {
   }
 
   /**
-   * The bucket count to write {@code partition} with: the configured one.
+   * The bucket count to write {@code partition} with: the configured one; on a postponed-bucket
+   * table, -2 (the postponed bucket) or, for a fixed-bucket write, the partition's own count.
    *
    * @throws BasaltException when this is not an overwrite and the partition's files in the base
    *     snapshot were written with another count (as Paimon 1.3 refuses it): one commit would then
@@ -74,8 +83,17 @@ final class BucketState {
    *     write one old bucket
    */
   int totalBuckets(BinaryRow partition) {
-    partition(partition);
-    return configuredBuckets;
+    Partition state = partition(partition);
+    if (configuredBuckets != PostponedBucket.BUCKET) {
+      return configuredBuckets;
+    }
+    // a partition that still holds postponed rows takes new rows there too, so that its
+    // compaction applies every version of a key in write order; an overwrite replaces them
+    if (!postponedFixed || (!overwrite && state.files.containsKey(PostponedBucket.BUCKET))) {
+      return PostponedBucket.BUCKET;
+    }
+    // otherwise straight into the numbered buckets, with the count a compaction gave them
+    return PostponedBucket.bucketCount(table, state.realBuckets);
   }
 
   /** The live files of a bucket in the base snapshot; none for an overwrite. */
@@ -202,7 +220,14 @@ final class BucketState {
     for (ManifestEntry entry : entries) {
       state.maxSequence.merge(entry.bucket(), entry.file().maxSequenceNumber(), Math::max);
       state.files.computeIfAbsent(entry.bucket(), b -> new ArrayList<>()).add(entry.file());
-      if (!overwrite && entry.totalBuckets() != configuredBuckets) {
+      if (entry.bucket() == PostponedBucket.BUCKET) {
+        continue; // postponed files wait for their bucket; they hold no count
+      }
+      state.realBuckets = entry.totalBuckets();
+      // a postponed-bucket table's partitions each keep the count their compaction gave them
+      if (!overwrite
+          && configuredBuckets != PostponedBucket.BUCKET
+          && entry.totalBuckets() != configuredBuckets) {
         throw bucketCountChanged(partition, entry.totalBuckets());
       }
     }
@@ -264,5 +289,6 @@ final class BucketState {
   private static final class Partition {
     private final Map<Integer, Long> maxSequence = new HashMap<>();
     private final Map<Integer, List<DataFileMeta>> files = new HashMap<>();
+    private int realBuckets; // the count of the partition's numbered buckets; 0 when none
   }
 }

@@ -83,7 +83,7 @@ public final class RollingDataFileWriter {
     this.conf = context.conf();
     this.bucketDir = bucketDir;
     // a fresh uuid per writer: file names are unique across buckets, not just within one
-    this.filePrefix = TablePaths.newFilePrefix("data-");
+    this.filePrefix = TablePaths.newFilePrefix(context.dataFilePrefix());
     this.fileSchema = layout == null ? context.rowType() : layout.fileSchema();
     this.writeOptions = context.parquetOptions();
     this.targetFileSize = context.targetFileSize();

@@ -1,7 +1,7 @@
 package io.basalt.operation.write;
 
 import io.basalt.bucket.BucketFunction;
-import io.basalt.bucket.WritableBucketMode;
+import io.basalt.bucket.PostponedBucket;
 import io.basalt.data.BinaryRow;
 import io.basalt.data.BinaryRowCodec;
 import io.basalt.data.ProjectedRow;
@@ -47,6 +47,8 @@ public final class TableWrite implements AutoCloseable {
   private final BucketState state;
   @Nullable private final KeyValueLayout layout;
   private final int configuredBuckets;
+  // the settings of the postponed bucket's writers: Paimon's file name prefix; null on other tables
+  @Nullable private final WriteContext postponedContext;
   private final Map<PartitionBucket, BucketWriter> writers = new LinkedHashMap<>();
 
   private final ProjectedRow partitionView;
@@ -68,16 +70,22 @@ public final class TableWrite implements AutoCloseable {
   @Nullable private final TruncatedTimestampsRow truncatedTimestamps;
 
   public TableWrite(FileStoreTable table, @Nullable Long baseSnapshotId, boolean overwrite) {
-    this(table, baseSnapshotId, overwrite, false);
+    this(table, baseSnapshotId, overwrite, false, false);
   }
 
   /**
    * @param trackedRows whether rows carry {@code _ROW_ID} and {@code _SEQUENCE_NUMBER} after the
    *     table columns (rewrites of a row-tracking table); the files then store both
+   * @param fixedBuckets on a postponed-bucket table, whether rows go straight into each partition's
+   *     numbered buckets (see {@link PostponedBucket#writesFixedBuckets}) instead of into {@code
+   *     bucket-postpone}; ignored on other tables
    */
   public TableWrite(
-      FileStoreTable table, @Nullable Long baseSnapshotId, boolean overwrite, boolean trackedRows) {
-    WritableBucketMode.check(table);
+      FileStoreTable table,
+      @Nullable Long baseSnapshotId,
+      boolean overwrite,
+      boolean trackedRows,
+      boolean fixedBuckets) {
     Check.argument(
         !trackedRows || RowTracking.enabled(table.options()),
         "Table %s does not track rows",
@@ -87,8 +95,14 @@ public final class TableWrite implements AutoCloseable {
         trackedRows
             ? WriteContext.of(table).withRowType(RowTracking.withTrackingColumns(table.rowType()))
             : WriteContext.of(table);
+    this.postponedContext =
+        PostponedBucket.isPostponed(table)
+            ? context.withDataFilePrefix(PostponedBucket.newWriterPrefix())
+            : null;
     this.dataPaths = table.dataFilePaths();
-    this.state = new BucketState(table, baseSnapshotId, overwrite);
+    this.state =
+        new BucketState(
+            table, baseSnapshotId, overwrite, PostponedBucket.isPostponed(table) && fixedBuckets);
     this.layout = table.hasPrimaryKey() ? new KeyValueLayout(table.schema()) : null;
     this.compaction = CompactionSettings.of(table.options());
     this.versionOrder =
@@ -103,7 +117,7 @@ public final class TableWrite implements AutoCloseable {
     this.partitionView = projection(schema, schema.partitionKeys());
     this.partitionCodec = new BinaryRowCodec(table.partitionType());
     this.partitionOrder = new RowComparator(types(schema, schema.partitionKeys()));
-    if (configuredBuckets > 0) {
+    if (configuredBuckets > 0 || postponedContext != null) {
       this.bucketKeyView = projection(schema, table.bucketKeys());
       // the fields carry their timestamp precisions, which decide the hashed bytes
       this.bucketKeyCodec = new BinaryRowCodec(structType(schema, table.bucketKeys()));
@@ -161,7 +175,9 @@ public final class TableWrite implements AutoCloseable {
     BinaryRow partition = partitionOf(row);
     int totalBuckets = state.totalBuckets(partition);
     int bucket;
-    if (totalBuckets > 0) {
+    if (totalBuckets == PostponedBucket.BUCKET) {
+      bucket = PostponedBucket.BUCKET;
+    } else if (totalBuckets > 0) {
       bucket =
           BucketFunction.bucket(bucketKeyCodec.toBinary(bucketKeyView.replace(row)), totalBuckets);
     } else {
@@ -198,29 +214,51 @@ public final class TableWrite implements AutoCloseable {
     boolean compacts = !compaction.writeOnly() && !shared;
     long firstSequence = state.nextSequence(partition, bucket);
     BucketWriter writer =
-        layout == null
-            ? new AppendBucketWriter(
-                context,
-                target(partition, bucket),
-                state.files(partition, bucket),
-                firstSequence,
-                compaction.writeOnly() ? null : new AppendCompactRewriter(table),
-                compaction,
-                RowTracking.enabled(table.options()))
-            : new KeyValueBucketWriter(
-                context,
-                layout,
-                versionOrder,
-                mergeEngine,
-                compaction,
-                compacts ? rewriter() : null,
-                target(partition, bucket),
-                state.files(partition, bucket),
-                firstSequence,
-                table.name(),
-                shared ? sharedLookupMode(partition, bucket) : lookupMode(partition, bucket));
+        bucket == PostponedBucket.BUCKET
+            ? postponedWriter(partition, firstSequence)
+            : layout == null
+                ? new AppendBucketWriter(
+                    context,
+                    target(partition, bucket),
+                    state.files(partition, bucket),
+                    firstSequence,
+                    compaction.writeOnly() ? null : new AppendCompactRewriter(table),
+                    compaction,
+                    RowTracking.enabled(table.options()))
+                : new KeyValueBucketWriter(
+                    context,
+                    layout,
+                    versionOrder,
+                    mergeEngine,
+                    compaction,
+                    compacts ? rewriter() : null,
+                    target(partition, bucket),
+                    state.files(partition, bucket),
+                    firstSequence,
+                    table.name(),
+                    shared ? sharedLookupMode(partition, bucket) : lookupMode(partition, bucket));
     writers.put(new PartitionBucket(partition, bucket), writer);
     return writer;
+  }
+
+  /**
+   * A writer of the postponed bucket: it only flushes sorted runs to level 0, since the rows are
+   * compacted into their real buckets later. Sequence numbers continue after the partition's
+   * postponed files, so that compaction merges the versions of a key in write order.
+   */
+  private BucketWriter postponedWriter(BinaryRow partition, long firstSequence) {
+    return new KeyValueBucketWriter(
+        postponedContext,
+        layout,
+        versionOrder,
+        mergeEngine,
+        compaction,
+        null,
+        target(partition, PostponedBucket.BUCKET),
+        List.of(),
+        firstSequence,
+        table.name(),
+        null);
   }
 
   @Nullable

@@ -18,7 +18,26 @@ record WriteContext(
     long writeBufferSize,
     boolean spillable,
     int maxSpillFiles,
-    java.nio.file.Path spillDir) {
+    java.nio.file.Path spillDir,
+    String dataFilePrefix) {
+
+  /** The name prefix of data files before the uuid, as Paimon's {@code data-file.prefix}. */
+  static final String DATA_FILE_PREFIX = "data-";
+
+  /** A copy whose data files start with {@code prefix}. */
+  WriteContext withDataFilePrefix(String prefix) {
+    return new WriteContext(
+        conf,
+        rowType,
+        schemaId,
+        parquetOptions,
+        targetFileSize,
+        writeBufferSize,
+        spillable,
+        maxSpillFiles,
+        spillDir,
+        prefix);
+  }
 
   /** This context for files of other columns (the row-tracking layout of rewritten files). */
   WriteContext withRowType(StructType newRowType) {
@@ -31,7 +50,8 @@ record WriteContext(
         writeBufferSize,
         spillable,
         maxSpillFiles,
-        spillDir);
+        spillDir,
+        dataFilePrefix);
   }
 
   static WriteContext of(FileStoreTable table) {
@@ -51,6 +71,7 @@ record WriteContext(
         options.get(WriteOptions.WRITE_BUFFER_SIZE),
         options.get(WriteOptions.WRITE_BUFFER_SPILLABLE),
         options.get(WriteOptions.LOCAL_SORT_MAX_NUM_FILE_HANDLES),
-        io.basalt.mergetree.SpillDirs.next());
+        io.basalt.mergetree.SpillDirs.next(),
+        DATA_FILE_PREFIX);
   }
 }
