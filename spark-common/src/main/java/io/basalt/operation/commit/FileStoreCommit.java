@@ -76,7 +76,14 @@ public final class FileStoreCommit {
               ? commitCompactionOnly(messages, identifier)
               : OptionalLong.empty());
     }
-    OptionalLong appended = loop.run(CommitKind.APPEND, identifier, checked(adds), null, null);
+    OptionalLong appended =
+        loop.run(
+            CommitKind.APPEND,
+            identifier,
+            checked(adds),
+            null,
+            null,
+            CommitChanges.changelog(messages));
     // point of no return: the APPEND snapshot exists (or landed in an earlier call)
     if (!CommitChanges.hasCompaction(messages)) {
       return afterCommit(appended);
@@ -192,7 +199,8 @@ public final class FileStoreCommit {
               return changes;
             },
             null,
-            null));
+            null,
+            CommitChanges.changelog(messages)));
   }
 
   /**

@@ -2,6 +2,7 @@ package io.basalt.operation.write;
 
 import io.basalt.bucket.BucketFunction;
 import io.basalt.bucket.WritableBucketMode;
+import io.basalt.changelog.ChangelogProducerGuard;
 import io.basalt.data.BinaryRow;
 import io.basalt.data.BinaryRowCodec;
 import io.basalt.data.ProjectedRow;
@@ -15,6 +16,7 @@ import io.basalt.index.IndexFilePaths;
 import io.basalt.merge.MergeEngine;
 import io.basalt.mergetree.KeyValueLayout;
 import io.basalt.mergetree.SequenceOrder;
+import io.basalt.options.ChangelogOptions;
 import io.basalt.options.CompactionSettings;
 import io.basalt.options.TableOptions;
 import io.basalt.schema.DataField;
@@ -58,6 +60,7 @@ public final class TableWrite implements AutoCloseable {
   private final CompactionSettings compaction;
   @Nullable private final Comparator<InternalRow> versionOrder;
   @Nullable private final MergeEngine mergeEngine;
+  private final boolean inputChangelog;
   @Nullable private CompactRewriter rewriter;
   @Nullable private LookupPromotion promotion;
   // timestamps of precision below 6 are written in their precision, as Paimon reads them
@@ -77,6 +80,9 @@ public final class TableWrite implements AutoCloseable {
             : SequenceOrder.of(table.schema(), table.options(), table.name())
                 .comparator(layout, table.schema().fields());
     this.mergeEngine = layout == null ? null : MergeEngine.of(table);
+    this.inputChangelog =
+        layout != null
+            && ChangelogOptions.INPUT.equals(ChangelogProducerGuard.producer(table.options()));
     this.configuredBuckets = table.bucketCount();
     this.truncatedTimestamps = TruncatedTimestampsRow.of(table.rowType());
     TableSchema schema = table.schema();
@@ -183,7 +189,8 @@ public final class TableWrite implements AutoCloseable {
                 state.files(partition, bucket),
                 firstSequence,
                 table.name(),
-                lookupMode(partition, bucket));
+                lookupMode(partition, bucket),
+                inputChangelog);
     writers.put(new PartitionBucket(partition, bucket), writer);
     return writer;
   }
@@ -271,8 +278,11 @@ public final class TableWrite implements AutoCloseable {
               result.compactBefore(),
               result.compactAfter(),
               result.newIndexFiles(),
-              result.deletedIndexFiles());
-      if (!message.newFiles().isEmpty() || message.hasCompaction()) {
+              result.deletedIndexFiles(),
+              result.changelogFiles());
+      if (!message.newFiles().isEmpty()
+          || message.hasCompaction()
+          || !message.changelogFiles().isEmpty()) {
         messages.add(message);
       }
     }
