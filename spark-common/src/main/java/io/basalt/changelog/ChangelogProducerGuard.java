@@ -6,6 +6,7 @@ import io.basalt.options.ChangelogOptions;
 import io.basalt.options.Options;
 import io.basalt.options.TableOptions;
 import io.basalt.schema.TableSchema;
+import io.basalt.snapshot.SnapshotManager;
 import java.util.List;
 import java.util.Map;
 import org.apache.hadoop.fs.Path;
@@ -58,6 +59,34 @@ public final class ChangelogProducerGuard {
               ChangelogOptions.INPUT,
               table,
               OPTION));
+    }
+  }
+
+  /**
+   * Refuses an ALTER TABLE that changes the producer of a table whose snapshots still reference
+   * changelog files: readers of those snapshots' changes would no longer find them (a table without
+   * producer reads no changelog files), or would find two kinds of changelog mixed.
+   *
+   * @param snapshots the table's snapshots
+   * @throws BasaltException naming the table, both values and the fix
+   */
+  public static void checkProducerChange(
+      Options before, Options after, SnapshotManager snapshots, String table) {
+    String old = producer(before);
+    String next = producer(after);
+    if (old.equals(next) || ChangelogOptions.NONE.equals(old)) {
+      return;
+    }
+    for (long id : snapshots.ids()) {
+      if (snapshots.exists(id) && snapshots.snapshot(id).changelogManifestList() != null) {
+        throw new BasaltException(
+            String.format(
+                "Cannot change '%s' of table %s from '%s' to '%s': snapshot %s and maybe later"
+                    + " ones reference changelog files of '%s', which readers of their changes"
+                    + " would lose. Fix: keep '%s' = '%s' until those snapshots have expired"
+                    + " (CALL sys.expire_snapshots), then change it.",
+                OPTION, table, old, next, id, old, OPTION, old));
+      }
     }
   }
 

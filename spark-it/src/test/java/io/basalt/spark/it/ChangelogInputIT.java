@@ -306,5 +306,16 @@ class ChangelogInputIT extends SparkTestBase {
     sql("CALL sys.remove_orphan_files(table => 'ci.exp', older_than => '2999-01-01 00:00:00')");
     assertThat(changelogFiles("exp")).hasSize(1);
     assertThat(auditLog("exp", "2,3", "auto")).containsExactly("+I,1,c");
+
+    // dropping the producer would leave snapshot 3's changelog unreadable
+    assertThatThrownBy(
+            () -> sql("ALTER TABLE ci.exp SET TBLPROPERTIES ('changelog-producer' = 'none')"))
+        .hasMessageContaining(
+            "Cannot change 'changelog-producer' of table ci.exp from 'input' to 'none'")
+        .hasMessageContaining("snapshot 3")
+        .hasMessageContaining("until those snapshots have expired");
+    assertThatThrownBy(() -> sql("ALTER TABLE ci.exp UNSET TBLPROPERTIES ('changelog-producer')"))
+        .hasMessageContaining("from 'input' to 'none'");
+    sql("ALTER TABLE ci.exp SET TBLPROPERTIES ('snapshot.num-retained.max' = '5')");
   }
 }
