@@ -7,6 +7,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.basalt.data.RowKind;
 import io.basalt.manifest.DataFileMeta;
 import io.basalt.operation.expire.ExpireSnapshots;
+import io.basalt.operation.history.Rollback;
 import io.basalt.operation.incremental.ChangeIterator;
 import io.basalt.operation.incremental.IncrementalRange;
 import io.basalt.operation.incremental.IncrementalRanges;
@@ -200,6 +201,22 @@ class InputChangelogTest {
     Files.writeString(changelogMeta.resolve("changelog-1"), "{}");
     assertThatThrownBy(() -> new ExpireSnapshots(decoupled))
         .hasMessageContaining("Paimon's decoupled changelog metadata in");
+  }
+
+  @Test
+  void rollbackDeletesTheChangelogOfTheSnapshotsItRemoves() throws IOException {
+    FileStoreTable table = table("rollback", Map.of());
+    for (String v : List.of("a", "b", "c")) {
+      commit(table, List.<Object[]>of(r(1, v, RowKind.INSERT)));
+    }
+    table.tagManager().create("T3", table.snapshotManager().snapshot(3));
+    assertThat(changelogFiles(dir.resolve("rollback"))).hasSize(3);
+    new Rollback(table).toSnapshot(1);
+    // snapshot 2's changelog goes; the tag was on 3, so rollback removed it and its changelog too
+    assertThat(changelogFiles(dir.resolve("rollback"))).hasSize(1);
+    assertThat(changelog(table, "0,1")).containsExactly("+I,1,a");
+    commit(table, List.<Object[]>of(r(1, "d", RowKind.INSERT)));
+    assertThat(changelog(table, "0,2")).containsExactly("+I,1,a", "+I,1,d");
   }
 
   @Test
