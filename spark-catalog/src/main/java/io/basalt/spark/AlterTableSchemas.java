@@ -71,6 +71,11 @@ final class AlterTableSchemas {
             : SchemaEvolution.apply(current, columnChanges, table.name(), current.id() + 1, now);
     TableSchema next = evolved.withOptions(options, current.id() + 1, now);
     SchemaValidation.validate(next, table.name());
+    io.basalt.changelog.ChangelogProducerGuard.checkProducerChange(
+        new io.basalt.options.Options(current.options(), "table " + table.name()),
+        new io.basalt.options.Options(options, "table " + table.name()),
+        table.snapshotManager(),
+        table.name());
     return next;
   }
 

@@ -121,6 +121,14 @@ public final class KeyValues {
   }
 
   /**
+   * The rows buffered in memory (not those spilled), sorted by key and version, each version of a
+   * key on its own: call it before {@link #spill} and {@link #sortedMerged}, which merge them.
+   */
+  public Iterator<? extends InternalRow> sortedUnmerged() {
+    return buffer.sorted();
+  }
+
+  /**
    * Every buffered and spilled row sorted by key, the versions of each key merged (retractions
    * included); rows are reused, each valid until the next is read.
    */

@@ -88,6 +88,15 @@ final class WriteBuffer {
     };
   }
 
+  /**
+   * Sorts the buffer and iterates every buffered row, versions of a key unmerged, oldest first: the
+   * rows as written, for an input changelog.
+   */
+  Iterator<UnsafeRow> sorted() {
+    rows.sort(order);
+    return rows.iterator();
+  }
+
   void clear() {
     rows.clear();
     memory = 0;

@@ -24,7 +24,8 @@ public final class OptionRegistry {
           MergeEngineOptions.class,
           RowTrackingOptions.class,
           BlobOptions.class,
-          PostponeOptions.class);
+          PostponeOptions.class,
+          ChangelogOptions.class);
 
   private OptionRegistry() {}
 

@@ -113,7 +113,8 @@ public final class ReadOptions {
           .description(
               "How an incremental read finds changes: 'delta' merges per key the data files the"
                   + " snapshots of the range added; 'diff' compares the merged data of the two"
-                  + " ends per key; 'changelog' reads changelog files (not supported yet); 'auto'"
+                  + " ends per key; 'changelog' reads the changelog files of tables with a"
+                  + " 'changelog-producer'; 'auto'"
                   + " uses changelog files when the table has a changelog producer, 'diff' for"
                   + " tag-to-tag ranges and 'delta' otherwise.");
 

@@ -60,7 +60,7 @@ public final class SchemaValidation {
     TagSettings.of(options);
     SnapshotRetention.of(options);
     PartitionExpiration.of(options, schema.partitionKeys());
-    ChangelogProducerGuard.checkDefinition(schema.options(), table);
+    ChangelogProducerGuard.checkDefinition(schema, options, table);
     RowTrackingValidation.validate(schema, options, table);
     BlobFieldValidation.validate(schema, options, table);
   }

@@ -16,6 +16,7 @@ import java.util.List;
  * @param compactAfter files a compaction wrote (a COMPACT adds them)
  * @param newIndexFiles the bucket's new complete set of deletion-vector index files
  * @param deletedIndexFiles the bucket's index files that set replaces
+ * @param changelogFiles changelog files of the new rows (a changelog producer wrote them)
  */
 public record CommitMessage(
     BinaryRow partition,
@@ -25,14 +26,38 @@ public record CommitMessage(
     List<DataFileMeta> compactBefore,
     List<DataFileMeta> compactAfter,
     List<IndexFileMeta> newIndexFiles,
-    List<IndexFileMeta> deletedIndexFiles)
+    List<IndexFileMeta> deletedIndexFiles,
+    List<DataFileMeta> changelogFiles)
     implements Serializable {
   public CommitMessage {
+    changelogFiles = List.copyOf(changelogFiles);
     newFiles = List.copyOf(newFiles);
     compactBefore = List.copyOf(compactBefore);
     compactAfter = List.copyOf(compactAfter);
     newIndexFiles = List.copyOf(newIndexFiles);
     deletedIndexFiles = List.copyOf(deletedIndexFiles);
+  }
+
+  /** A message without changelog files. */
+  public CommitMessage(
+      BinaryRow partition,
+      int bucket,
+      int totalBuckets,
+      List<DataFileMeta> newFiles,
+      List<DataFileMeta> compactBefore,
+      List<DataFileMeta> compactAfter,
+      List<IndexFileMeta> newIndexFiles,
+      List<IndexFileMeta> deletedIndexFiles) {
+    this(
+        partition,
+        bucket,
+        totalBuckets,
+        newFiles,
+        compactBefore,
+        compactAfter,
+        newIndexFiles,
+        deletedIndexFiles,
+        List.of());
   }
 
   /** A message without index changes. */

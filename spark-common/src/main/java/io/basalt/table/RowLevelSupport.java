@@ -1,6 +1,8 @@
 package io.basalt.table;
 
 import io.basalt.BasaltException;
+import io.basalt.changelog.ChangelogProducerGuard;
+import io.basalt.options.ChangelogOptions;
 import io.basalt.options.MergeEngineOptions;
 import io.basalt.options.Options;
 import io.basalt.options.TableOptions;
@@ -102,6 +104,19 @@ public final class RowLevelSupport {
   /** Whether the -D rows of a DELETE on {@code table} are dropped by {@code ignore-delete}. */
   public static boolean deletesIgnored(FileStoreTable table) {
     return table.hasPrimaryKey() && table.options().get(MergeEngineOptions.IGNORE_DELETE);
+  }
+
+  /**
+   * Whether an UPDATE or MERGE INTO on {@code table} writes each old row as -U before its +U:
+   * tables with an input changelog record the rows as written, and consumers need the old image to
+   * retract it. Only deduplicate tables, where the -U is replaced by the +U right after it; on
+   * partial-update a -U would retract columns the update leaves alone.
+   */
+  public static boolean writesUpdateBefore(FileStoreTable table) {
+    return table.hasPrimaryKey()
+        && "deduplicate".equals(mergeEngine(table))
+        && !deletesIgnored(table)
+        && ChangelogOptions.INPUT.equals(ChangelogProducerGuard.producer(table.options()));
   }
 
   private static String mergeEngine(FileStoreTable table) {

@@ -158,7 +158,8 @@ public final class MetadataColumns implements Serializable {
 
   /**
    * The {@value #ROW} column of a primary-key table, or null. Spark keeps its value in the delete
-   * rows of a row-level operation and, as its metadata says, drops it from updated rows.
+   * rows of a row-level operation and, as its metadata says, drops it from updated rows unless the
+   * table writes the old row of an update as -U.
    */
   @javax.annotation.Nullable
   private static StructField rowValuesColumn(FileStoreTable table) {
@@ -168,7 +169,10 @@ public final class MetadataColumns implements Serializable {
     Metadata metadata =
         new MetadataBuilder()
             .putLong(DataField.FIELD_ID_KEY, ROW_VALUES_ID)
-            .putBoolean(MetadataColumn.PRESERVE_ON_UPDATE, false)
+            // updates keep the old row only where they write it as -U (an input changelog)
+            .putBoolean(
+                MetadataColumn.PRESERVE_ON_UPDATE,
+                io.basalt.table.RowLevelSupport.writesUpdateBefore(table))
             .build();
     return new StructField(
         ROW, io.basalt.spark.SparkTable.sparkSchema(table.schema()), true, metadata);

@@ -75,7 +75,8 @@ public final class SparkDeltaOperation implements SupportsDelta {
 
   @Override
   public NamedReference[] requiredMetadataAttributes() {
-    return command == Command.UPDATE
+    // an UPDATE reads the old row only when it writes it as -U (an input changelog)
+    return command == Command.UPDATE && !RowLevelSupport.writesUpdateBefore(table)
         ? new NamedReference[0]
         : new NamedReference[] {Expressions.column(MetadataColumns.ROW)};
   }

@@ -14,8 +14,9 @@ import org.apache.spark.sql.types.DataType;
 
 /**
  * Writes one task's change rows into the table's buckets: a delete as -D (the deleted row's values
- * when the scan read them, else its key alone), an update as +U with the whole new row, an insert
- * as +I. On a table with {@code ignore-delete} the deletes are dropped here, as the table asks.
+ * when the scan read them, else its key alone), an update as +U with the whole new row (after the
+ * old row as -U on tables with an input changelog), an insert as +I. On a table with {@code
+ * ignore-delete} the deletes are dropped here, as the table asks.
  */
 final class SparkDeltaWriter implements DeltaWriter<InternalRow> {
   private final FileStoreTable table;
@@ -26,6 +27,7 @@ final class SparkDeltaWriter implements DeltaWriter<InternalRow> {
   private final int oldRowIndex;
   private final int arity;
   private final boolean ignoreDeletes;
+  private final boolean updateBefore;
   private boolean deletesChecked;
   private GenericInternalRow keyOnly;
 
@@ -44,6 +46,7 @@ final class SparkDeltaWriter implements DeltaWriter<InternalRow> {
     this.oldRowIndex = oldRowIndex;
     this.arity = table.rowType().size();
     this.ignoreDeletes = RowLevelSupport.deletesIgnored(table);
+    this.updateBefore = RowLevelSupport.writesUpdateBefore(table) && oldRowIndex >= 0;
   }
 
   @Override
@@ -72,6 +75,10 @@ final class SparkDeltaWriter implements DeltaWriter<InternalRow> {
   @Override
   public void update(InternalRow metadata, InternalRow id, InternalRow row) {
     checkKeyUnchanged(id, row);
+    if (updateBefore && metadata != null && !metadata.isNullAt(oldRowIndex)) {
+      // the old image first, so changelog consumers can retract it
+      write.write(metadata.getStruct(oldRowIndex, arity), RowKind.UPDATE_BEFORE);
+    }
     write.write(row, RowKind.UPDATE_AFTER);
   }
 

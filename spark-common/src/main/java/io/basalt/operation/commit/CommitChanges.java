@@ -25,6 +25,17 @@ final class CommitChanges {
     return entries;
   }
 
+  /** The changelog files of {@code messages}, as ADD entries. */
+  static List<ManifestEntry> changelog(List<CommitMessage> messages) {
+    List<ManifestEntry> entries = new ArrayList<>();
+    for (CommitMessage message : messages) {
+      for (DataFileMeta file : message.changelogFiles()) {
+        entries.add(entry(FileKind.ADD, message, file));
+      }
+    }
+    return entries;
+  }
+
   /** The compactions of {@code messages}: DELETE of what they read, ADD of what they wrote. */
   static List<ManifestEntry> compactions(List<CommitMessage> messages) {
     List<ManifestEntry> entries = new ArrayList<>();

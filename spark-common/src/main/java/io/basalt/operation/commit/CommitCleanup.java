@@ -100,6 +100,9 @@ final class CommitCleanup {
       for (DataFileMeta file : newFiles ? message.newFiles() : List.<DataFileMeta>of()) {
         deleteUnless(kept, bucketDir, file);
       }
+      for (DataFileMeta file : newFiles ? message.changelogFiles() : List.<DataFileMeta>of()) {
+        deleteUnless(kept, bucketDir, file);
+      }
       for (DataFileMeta file : message.compactAfter()) {
         deleteUnless(kept, bucketDir, file);
       }
@@ -125,7 +128,8 @@ final class CommitCleanup {
       }
       Snapshot snapshot = snapshots.snapshot(id);
       if (snapshot.commitUser().equals(commitUser)) {
-        addDeltaFiles(snapshot, names);
+        addDeltaFiles(snapshot.deltaManifestList(), names);
+        addDeltaFiles(snapshot.changelogManifestList(), names);
         for (IndexManifestEntry entry :
             new IndexManifests(table.fileIO(), table.paths()).read(snapshot.indexManifest())) {
           names.add(entry.indexFile().fileName());
@@ -135,9 +139,12 @@ final class CommitCleanup {
     return names;
   }
 
-  private void addDeltaFiles(Snapshot snapshot, Set<String> names) {
+  private void addDeltaFiles(@Nullable String manifestList, Set<String> names) {
+    if (manifestList == null) {
+      return;
+    }
     ManifestFiles manifests = table.manifestFiles();
-    for (ManifestFileMeta meta : manifests.readManifestList(snapshot.deltaManifestList())) {
+    for (ManifestFileMeta meta : manifests.readManifestList(manifestList)) {
       try (CloseableIterator<ManifestEntry> it = manifests.readManifest(meta.fileName())) {
         while (it.hasNext()) {
           ManifestEntry entry = it.next();

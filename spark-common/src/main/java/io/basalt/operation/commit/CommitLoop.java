@@ -98,6 +98,20 @@ final class CommitLoop {
       Changes changes,
       @Nullable Map<String, String> properties,
       @Nullable IndexUpdate indexUpdate) {
+    return run(kind, identifier, changes, properties, indexUpdate, List.of());
+  }
+
+  /**
+   * Like {@link #run(CommitKind, long, Changes, Map, IndexUpdate)}, recording {@code changelog}
+   * (ADD entries of changelog files) in the snapshot's changelog manifest list.
+   */
+  OptionalLong run(
+      CommitKind kind,
+      long identifier,
+      Changes changes,
+      @Nullable Map<String, String> properties,
+      @Nullable IndexUpdate indexUpdate,
+      List<ManifestEntry> changelog) {
     OptionalLong firstSeen = snapshots.latestSnapshotId();
     for (int attempt = 0; ; attempt++) {
       Optional<Snapshot> latest = snapshots.latestSnapshot();
@@ -116,7 +130,14 @@ final class CommitLoop {
       try {
         snapshot =
             prepare(
-                kind, identifier, latest.orElse(null), changes, writing, properties, indexUpdate);
+                kind,
+                identifier,
+                latest.orElse(null),
+                changes,
+                writing,
+                properties,
+                indexUpdate,
+                changelog);
       } catch (RuntimeException e) {
         cleanup.deleteManifests(writing.written());
         if (latest.isEmpty() || snapshots.exists(latest.get().id()) || attempt >= maxRetries) {
@@ -189,7 +210,8 @@ final class CommitLoop {
       Changes changes,
       ManifestWriting writing,
       @Nullable Map<String, String> properties,
-      @Nullable IndexUpdate indexUpdate) {
+      @Nullable IndexUpdate indexUpdate,
+      List<ManifestEntry> changelog) {
     factory.schemaId(latest); // refuse a newer schema with other columns before writing anything
     List<ManifestEntry> delta = changes.against(latest);
     if (RowTracking.enabled(table.options())) {
@@ -201,8 +223,13 @@ final class CommitLoop {
       writing.remember(indexManifest);
     }
     lastDelta = delta;
-    ManifestWriting.Lists lists = writing.write(latest, delta);
-    return factory.next(kind, identifier, latest, delta, lists, properties, indexManifest);
+    ManifestWriting.Lists lists = writing.write(latest, delta, changelog);
+    long changelogRecords = 0;
+    for (ManifestEntry entry : changelog) {
+      changelogRecords += entry.file().rowCount();
+    }
+    return factory.next(
+        kind, identifier, latest, delta, lists, properties, indexManifest, changelogRecords);
   }
 
   /**

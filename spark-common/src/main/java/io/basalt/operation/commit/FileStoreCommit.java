@@ -92,7 +92,14 @@ public final class FileStoreCommit {
               ? commitCompactionOnly(messages, identifier)
               : OptionalLong.empty());
     }
-    OptionalLong appended = loop.run(CommitKind.APPEND, identifier, checked(adds), null, hashIndex);
+    OptionalLong appended =
+        loop.run(
+            CommitKind.APPEND,
+            identifier,
+            checked(adds),
+            null,
+            hashIndex,
+            CommitChanges.changelog(messages));
     // point of no return: the APPEND snapshot exists (or landed in an earlier call)
     if (!CommitChanges.hasCompaction(messages)) {
       return afterCommit(appended);
@@ -220,7 +227,8 @@ public final class FileStoreCommit {
               return changes;
             },
             null,
-            hashIndex);
+            hashIndex,
+            CommitChanges.changelog(messages));
     // the writers' level-0 promotion (deletion vectors, first-row) makes the new rows visible
     if (!CommitChanges.hasCompaction(messages)) {
       return afterCommit(overwritten);

@@ -38,21 +38,22 @@ final class ManifestWriting {
     this.context = context;
   }
 
-  /** The base and delta manifest lists of a new snapshot. */
-  record Lists(ManifestFiles.WrittenList base, ManifestFiles.WrittenList delta) {}
+  /**
+   * The base and delta manifest lists of a new snapshot, and its changelog manifest list (null
+   * without changelog files).
+   */
+  record Lists(
+      ManifestFiles.WrittenList base,
+      ManifestFiles.WrittenList delta,
+      @Nullable ManifestFiles.WrittenList changelog) {}
 
   Lists write(@Nullable Snapshot latest, List<ManifestEntry> delta) {
-    RollingManifestWriter writer = manifests.newManifestWriter(schemaId);
-    List<ManifestFileMeta> deltaMetas;
-    try {
-      for (ManifestEntry entry : delta) {
-        writer.write(entry);
-      }
-      deltaMetas = writer.result();
-    } finally {
-      written.addAll(writer.writtenNames());
-    }
-    ManifestFiles.WrittenList deltaList = remember(manifests.writeManifestList(deltaMetas));
+    return write(latest, delta, List.of());
+  }
+
+  Lists write(@Nullable Snapshot latest, List<ManifestEntry> delta, List<ManifestEntry> changelog) {
+    ManifestFiles.WrittenList deltaList = writeList(delta);
+    ManifestFiles.WrittenList changelogList = changelog.isEmpty() ? null : writeList(changelog);
 
     List<ManifestFileMeta> previous = new ArrayList<>();
     if (latest != null) {
@@ -67,7 +68,22 @@ final class ManifestWriting {
     } finally {
       written.addAll(merger.newFiles());
     }
-    return new Lists(remember(manifests.writeManifestList(base)), deltaList);
+    return new Lists(remember(manifests.writeManifestList(base)), deltaList, changelogList);
+  }
+
+  /** Writes {@code entries} as manifests and a manifest list over them. */
+  private ManifestFiles.WrittenList writeList(List<ManifestEntry> entries) {
+    RollingManifestWriter writer = manifests.newManifestWriter(schemaId);
+    List<ManifestFileMeta> metas;
+    try {
+      for (ManifestEntry entry : entries) {
+        writer.write(entry);
+      }
+      metas = writer.result();
+    } finally {
+      written.addAll(writer.writtenNames());
+    }
+    return remember(manifests.writeManifestList(metas));
   }
 
   private ManifestFiles.WrittenList remember(ManifestFiles.WrittenList list) {

@@ -64,7 +64,8 @@ final class SnapshotFactory {
       List<ManifestEntry> delta,
       ManifestWriting.Lists lists,
       @Nullable Map<String, String> properties,
-      @Nullable String indexManifest) {
+      @Nullable String indexManifest,
+      long changelogRecords) {
     long deltaRecords = 0;
     for (ManifestEntry entry : delta) {
       long rows = entry.file().rowCount();
@@ -82,8 +83,8 @@ final class SnapshotFactory {
         lists.base().fileSize(),
         lists.delta().fileName(),
         lists.delta().fileSize(),
-        null,
-        null,
+        lists.changelog() == null ? null : lists.changelog().fileName(),
+        lists.changelog() == null ? null : lists.changelog().fileSize(),
         indexManifest,
         commitUser,
         identifier,
@@ -92,7 +93,7 @@ final class SnapshotFactory {
         Map.of(),
         previousTotal + deltaRecords,
         deltaRecords,
-        0L,
+        changelogRecords,
         watermark(latest),
         latest != null && latest.schemaId() == schemaId ? latest.statistics() : null,
         properties,

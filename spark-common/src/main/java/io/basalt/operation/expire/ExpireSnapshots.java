@@ -56,6 +56,11 @@ public final class ExpireSnapshots {
   public ExpireSnapshots(FileStoreTable table) {
     ChangelogProducerGuard.checkWritable(
         table.schema().options(), table.name(), "expire snapshots of");
+    ChangelogProducerGuard.checkExpirable(
+        table.schema().options(),
+        table.fileIO(),
+        new org.apache.hadoop.fs.Path(table.paths().snapshotDir().getParent(), "changelog"),
+        table.name());
     this.table = table;
     this.snapshots = table.snapshotManager();
     this.manifests = table.manifestFiles();
@@ -78,6 +83,11 @@ public final class ExpireSnapshots {
     }
     long first = earliest.getAsLong();
     long keepFromByMin = latest.getAsLong() - Math.max(1, retainMin) + 1;
+    // Paimon's streaming consumers still read from their next snapshot on
+    OptionalLong consumed = Consumers.minNextSnapshot(table.fileIO(), table.paths(), table.name());
+    if (consumed.isPresent()) {
+      keepFromByMin = Math.min(keepFromByMin, consumed.getAsLong());
+    }
     long keepFromByMax = latest.getAsLong() - Math.max(1, retainMax) + 1;
     long end = first; // exclusive end of the expired range
     while (end < keepFromByMin && end - first < maxDeletes) {
@@ -134,6 +144,17 @@ public final class ExpireSnapshots {
     }
     collectDropped(check, survivor, dataFiles);
     check.keepReferenced(toCheck, dataFiles);
+    // changelog files live as long as their snapshot, or a tag of it
+    Map<String, Path> changelogFiles = new HashMap<>();
+    for (Snapshot snapshot : expired) {
+      collectChangelog(check, snapshot, changelogFiles);
+    }
+    for (Snapshot snapshot : toCheck) {
+      Map<String, Path> referenced = new HashMap<>();
+      collectChangelog(check, snapshot, referenced);
+      changelogFiles.keySet().removeAll(referenced.keySet());
+    }
+    dataFiles.putAll(changelogFiles);
 
     // the same argument holds for manifests and index manifests: only those references matter
     List<Snapshot> kept = new ArrayList<>(toCheck);
@@ -246,6 +267,23 @@ public final class ExpireSnapshots {
       into.add(list);
       for (ManifestFileMeta meta : check.list(list)) {
         into.add(meta.fileName());
+      }
+    }
+  }
+
+  /** Adds the changelog files of {@code snapshot}, by name, with their paths. */
+  private void collectChangelog(ReferenceCheck check, Snapshot snapshot, Map<String, Path> into) {
+    if (snapshot.changelogManifestList() == null) {
+      return;
+    }
+    DataFilePaths dataPaths = table.dataFilePaths();
+    for (ManifestFileMeta meta : check.list(snapshot.changelogManifestList())) {
+      try (CloseableIterator<ManifestEntry> it = manifests.readManifest(meta.fileName())) {
+        while (it.hasNext()) {
+          ManifestEntry entry = it.next();
+          Path dir = dataPaths.bucketDir(entry.partition(), entry.bucket());
+          into.put(entry.file().fileName(), new Path(dir, entry.file().fileName()));
+        }
       }
     }
   }

@@ -26,8 +26,8 @@ import java.util.Set;
 import org.apache.hadoop.fs.Path;
 
 /**
- * A set of files some snapshots reference: data files, manifests and manifest lists, and
- * deletion-vector index files. Expiration, rollback and fast-forward collect one set for the
+ * A set of files some snapshots reference: data and changelog files, manifests and manifest lists,
+ * and deletion-vector index files. Expiration, rollback and fast-forward collect one set for the
  * snapshots they remove (the candidates) and one for everything that stays (including tags and
  * every other branch, which share the table's files); {@link #deleteUnreferenced} removes the
  * candidates the second set does not hold. Holds file names, never data.
@@ -96,6 +96,25 @@ public final class FileReferences {
     }
     for (ManifestFileMeta meta : manifests.readManifestList(snapshot.deltaManifestList())) {
       metadataFiles.add(meta.fileName());
+    }
+    return addChangelogOf(snapshot);
+  }
+
+  /** Adds {@code snapshot}'s changelog files, which belong to it alone, and their manifests. */
+  private FileReferences addChangelogOf(Snapshot snapshot) {
+    String list = snapshot.changelogManifestList();
+    if (list == null) {
+      return this;
+    }
+    metadataFiles.add(list);
+    for (ManifestFileMeta meta : manifests.readManifestList(list)) {
+      metadataFiles.add(meta.fileName());
+      try (CloseableIterator<ManifestEntry> it = manifests.readManifest(meta.fileName())) {
+        while (it.hasNext()) {
+          ManifestEntry entry = it.next();
+          dataFiles.putIfAbsent(DataFileKey.of(entry), entry);
+        }
+      }
     }
     return this;
   }

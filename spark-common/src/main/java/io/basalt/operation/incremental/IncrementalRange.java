@@ -10,7 +10,7 @@ import javax.annotation.Nullable;
  *
  * @param startId the start snapshot's id; 0 stands for the empty table before snapshot 1
  * @param start the start snapshot as a diff reads it, or null when it is the empty table (or the
- *     mode is delta, which needs only the snapshots after it)
+ *     mode is delta or changelog, which need only the snapshots after it)
  * @param end the end snapshot, or null when the range holds no snapshot (an empty result)
  */
 public record IncrementalRange(
@@ -22,7 +22,9 @@ public record IncrementalRange(
     /** Merge per key the data files that the APPEND snapshots of the range added. */
     DELTA,
     /** Compare the merged data of the two ends per key. */
-    DIFF
+    DIFF,
+    /** Read, in commit order, the changelog files the snapshots of the range wrote. */
+    CHANGELOG
   }
 
   /** A range holding no snapshot: the read returns no rows. */

@@ -3,6 +3,7 @@ package io.basalt.operation.incremental;
 import io.basalt.BasaltException;
 import io.basalt.changelog.ChangelogProducerGuard;
 import io.basalt.operation.incremental.IncrementalRange.Mode;
+import io.basalt.options.ChangelogOptions;
 import io.basalt.options.ConfigOption;
 import io.basalt.options.Options;
 import io.basalt.options.ReadOptions;
@@ -19,7 +20,6 @@ import java.time.format.DateTimeParseException;
 import java.time.temporal.ChronoField;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
@@ -98,10 +98,6 @@ public final class IncrementalRanges {
       }
     }
     String mode = options.get(ReadOptions.INCREMENTAL_BETWEEN_SCAN_MODE);
-    if ("changelog".equals(mode)) {
-      throw changelogUnsupported(
-          "'" + ReadOptions.INCREMENTAL_BETWEEN_SCAN_MODE.key() + "' =" + " 'changelog'");
-    }
     ConfigOption<?> option = set.get(0);
     if (option == ReadOptions.INCREMENTAL_BETWEEN) {
       return between(mode);
@@ -121,35 +117,32 @@ public final class IncrementalRanges {
 
   /** The mode {@code configured} stands for; {@code tags} whether both ends are tags. */
   private Mode mode(String configured, boolean tagRange) {
+    String producer = ChangelogProducerGuard.producer(options);
+    boolean hasChangelog = !ChangelogOptions.NONE.equals(producer);
     switch (configured) {
       case "delta":
         return Mode.DELTA;
       case "diff":
         return Mode.DIFF;
-      default:
-        String producer =
-            options.raw(ChangelogProducerGuard.OPTION).orElse("none").toLowerCase(Locale.ROOT);
-        if (!"none".equals(producer)) {
-          throw changelogUnsupported(
-              "'"
-                  + ReadOptions.INCREMENTAL_BETWEEN_SCAN_MODE.key()
-                  + "' = 'auto' on a table with '"
-                  + ChangelogProducerGuard.OPTION
-                  + "' = '"
-                  + producer
-                  + "'");
+      case "changelog":
+        if (!hasChangelog) {
+          throw new BasaltException(
+              String.format(
+                  "Incremental read of %s: '%s' = 'changelog' reads changelog files, but the"
+                      + " table has '%s' = 'none' and writes none. Fix: set '%s' to 'delta' or"
+                      + " 'diff', or give the table a changelog producer ('input').",
+                  table.name(),
+                  ReadOptions.INCREMENTAL_BETWEEN_SCAN_MODE.key(),
+                  ChangelogProducerGuard.OPTION,
+                  ReadOptions.INCREMENTAL_BETWEEN_SCAN_MODE.key()));
         }
-        return tagRange ? Mode.DIFF : Mode.DELTA;
+        return Mode.CHANGELOG;
+      default:
+        if (tagRange) {
+          return Mode.DIFF;
+        }
+        return hasChangelog ? Mode.CHANGELOG : Mode.DELTA;
     }
-  }
-
-  private BasaltException changelogUnsupported(String what) {
-    return new BasaltException(
-        String.format(
-            "Incremental read of %s: %s reads changelog files, which Basalt does not support yet."
-                + " Fix: set '%s' to 'delta' (merge the files the snapshots added) or 'diff'"
-                + " (compare the two ends).",
-            table.name(), what, ReadOptions.INCREMENTAL_BETWEEN_SCAN_MODE.key()));
   }
 
   // ---- incremental-between ---------------------------------------------------------------
@@ -176,7 +169,7 @@ public final class IncrementalRanges {
   }
 
   private IncrementalRange range(Mode mode, Bound start, Snapshot end, String value) {
-    if (mode == Mode.DELTA) {
+    if (mode == Mode.DELTA || mode == Mode.CHANGELOG) {
       checkDeltaReadable(start.id(), end.id(), value);
       return new IncrementalRange(mode, start.id(), null, end);
     }

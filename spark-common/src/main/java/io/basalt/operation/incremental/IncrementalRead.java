@@ -15,6 +15,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.NoSuchElementException;
 import java.util.Set;
+import javax.annotation.Nullable;
 import org.apache.spark.sql.catalyst.InternalRow;
 import org.apache.spark.sql.types.DataType;
 import org.apache.spark.sql.types.StructType;
@@ -46,7 +47,57 @@ public final class IncrementalRead implements Serializable {
     if (!table.hasPrimaryKey()) {
       return split.diff() ? appendDiff(split) : inserts(split);
     }
+    if (split.changelog()) {
+      return changelog(split);
+    }
     return split.diff() ? keyedDiff(split) : keyedMerge(split);
+  }
+
+  /**
+   * The split's changelog files read as they are, one after another: per key, the changes in the
+   * order they were committed, each with its own row kind.
+   */
+  private ChangeIterator changelog(IncrementalSplit split) {
+    SplitRead read = table.newRead(readType);
+    KeyValueLayout layout = new KeyValueLayout(table.schema());
+    List<io.basalt.schema.DataField> values = new ArrayList<>();
+    for (org.apache.spark.sql.types.StructField field : readType.fields()) {
+      values.add(table.schema().field(field.name()));
+    }
+    StructType kvType = layout.schemaWithValues(values);
+    DataSplit files = split.after().get(0);
+    List<FileChange> changes = new ArrayList<>();
+    for (DataFileMeta file : files.files()) {
+      changes.add(new FileChange(files, file, null));
+    }
+    ProjectedRow view = ProjectedRow.offset(types(), layout.valueOffset());
+    int kindIndex = layout.kindIndex();
+    FileChanges rows = new FileChanges(changes, read, kvType);
+    return new ChangeIterator() {
+      private RowKind kind;
+
+      @Override
+      public RowKind kind() {
+        return kind;
+      }
+
+      @Override
+      public boolean hasNext() {
+        return rows.hasNext();
+      }
+
+      @Override
+      public InternalRow next() {
+        InternalRow row = rows.next();
+        kind = KINDS[row.getByte(kindIndex)];
+        return view.replace(row);
+      }
+
+      @Override
+      public void close() {
+        rows.close();
+      }
+    };
   }
 
   private DataType[] types() {
@@ -191,17 +242,27 @@ public final class IncrementalRead implements Serializable {
     return names;
   }
 
-  /** The rows of a list of whole files, each file's rows of one kind; opens one file at a time. */
+  /**
+   * The rows of a list of whole files, each file's rows of one kind (or, for changelog files read
+   * in {@code schema}, of no fixed kind); opens one file at a time.
+   */
   private final class FileChanges implements ChangeIterator {
     private final List<FileChange> files;
-    private final SplitRead read = table.newRead(readType);
+    private final SplitRead read;
+    private final StructType schema;
     private int index;
     private CloseableIterator<InternalRow> current;
     private RowKind currentKind;
     private RowKind kind;
 
     FileChanges(List<FileChange> files) {
+      this(files, table.newRead(readType), null);
+    }
+
+    FileChanges(List<FileChange> files, SplitRead read, @Nullable StructType schema) {
       this.files = files;
+      this.read = read;
+      this.schema = schema == null ? read.readType() : schema;
     }
 
     @Override
@@ -215,7 +276,7 @@ public final class IncrementalRead implements Serializable {
           return false;
         }
         FileChange next = files.get(index++);
-        current = read.open(next.split(), next.file(), read.readType(), null);
+        current = read.open(next.split(), next.file(), schema, null);
         currentKind = next.kind();
       }
       return true;
@@ -243,6 +304,6 @@ public final class IncrementalRead implements Serializable {
     }
   }
 
-  /** A whole file whose rows all have one kind. */
-  private record FileChange(DataSplit split, DataFileMeta file, RowKind kind) {}
+  /** A whole file whose rows all have one kind (null: each row has its own). */
+  private record FileChange(DataSplit split, DataFileMeta file, @Nullable RowKind kind) {}
 }

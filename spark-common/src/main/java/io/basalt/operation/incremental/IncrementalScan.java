@@ -54,9 +54,11 @@ public final class IncrementalScan {
     if (range.isEmpty()) {
       return List.of();
     }
-    return range.mode() == IncrementalRange.Mode.DELTA
-        ? delta(range.startId(), range.end())
-        : diff(range.start(), range.end());
+    return switch (range.mode()) {
+      case DELTA -> delta(range.startId(), range.end(), false);
+      case CHANGELOG -> delta(range.startId(), range.end(), true);
+      case DIFF -> diff(range.start(), range.end());
+    };
   }
 
   /**
@@ -76,8 +78,11 @@ public final class IncrementalScan {
     return splits;
   }
 
-  /** The files the APPEND snapshots in (startId, end] added, one split per bucket. */
-  private List<IncrementalSplit> delta(long startId, Snapshot end) {
+  /**
+   * The files the APPEND snapshots in (startId, end] added, one split per bucket; with {@code
+   * changelog}, the changelog files every snapshot in the range wrote, in commit order.
+   */
+  private List<IncrementalSplit> delta(long startId, Snapshot end, boolean changelog) {
     SnapshotManager snapshots = table.snapshotManager();
     ManifestFiles manifests = table.manifestFiles();
     Map<List<Object>, List<DataFileMeta>> files = new LinkedHashMap<>();
@@ -88,11 +93,12 @@ public final class IncrementalScan {
             : new PartitionFilter(partitionFilter, table.partitionType());
     for (long id = startId + 1; id <= end.id(); id++) {
       Snapshot snapshot = id == end.id() ? end : snapshots.snapshot(id);
+      String list = changelog ? snapshot.changelogManifestList() : snapshot.deltaManifestList();
       // compactions and overwrites rewrite data that earlier snapshots added: no new changes
-      if (snapshot.commitKind() != CommitKind.APPEND) {
+      if (list == null || (!changelog && snapshot.commitKind() != CommitKind.APPEND)) {
         continue;
       }
-      for (ManifestFileMeta meta : manifests.readManifestList(snapshot.deltaManifestList())) {
+      for (ManifestFileMeta meta : manifests.readManifestList(list)) {
         try (CloseableIterator<ManifestEntry> it = manifests.readManifest(meta.fileName())) {
           while (it.hasNext()) {
             ManifestEntry entry = it.next();
@@ -121,7 +127,7 @@ public final class IncrementalScan {
               false);
       splits.add(
           new IncrementalSplit(
-              first.partition(), first.bucket(), List.of(), List.of(split), false));
+              first.partition(), first.bucket(), List.of(), List.of(split), false, changelog));
     }
     return splits;
   }

@@ -14,13 +14,30 @@ import java.util.List;
  * @param after the splits of the end snapshot a diff compares, or the one split whose files a delta
  *     (or a change read of one snapshot) merges
  * @param diff whether the rows are the per-key difference of {@code before} and {@code after}
+ * @param changelog whether {@code after}'s one split holds changelog files, read as they are, file
+ *     after file in commit order
  */
 public record IncrementalSplit(
-    BinaryRow partition, int bucket, List<DataSplit> before, List<DataSplit> after, boolean diff)
+    BinaryRow partition,
+    int bucket,
+    List<DataSplit> before,
+    List<DataSplit> after,
+    boolean diff,
+    boolean changelog)
     implements Serializable {
   public IncrementalSplit {
     before = List.copyOf(before);
     after = List.copyOf(after);
+  }
+
+  /** A split of data files. */
+  public IncrementalSplit(
+      BinaryRow partition,
+      int bucket,
+      List<DataSplit> before,
+      List<DataSplit> after,
+      boolean diff) {
+    this(partition, bucket, before, after, diff, false);
   }
 
   /** An estimate of the rows read, for statistics. */

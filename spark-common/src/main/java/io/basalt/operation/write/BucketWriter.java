@@ -33,13 +33,32 @@ interface BucketWriter {
   /** Deletes every file written. */
   void abort();
 
-  /** The files a bucket writer added, and the ones its compactions replaced and wrote. */
+  /**
+   * The files a bucket writer added, the ones its compactions replaced and wrote, and the changelog
+   * files it wrote.
+   */
   record Result(
       List<DataFileMeta> newFiles,
       List<DataFileMeta> compactBefore,
       List<DataFileMeta> compactAfter,
       List<IndexFileMeta> newIndexFiles,
-      List<IndexFileMeta> deletedIndexFiles) {
+      List<IndexFileMeta> deletedIndexFiles,
+      List<DataFileMeta> changelogFiles) {
+
+    Result(
+        List<DataFileMeta> newFiles,
+        List<DataFileMeta> compactBefore,
+        List<DataFileMeta> compactAfter,
+        List<IndexFileMeta> newIndexFiles,
+        List<IndexFileMeta> deletedIndexFiles) {
+      this(newFiles, compactBefore, compactAfter, newIndexFiles, deletedIndexFiles, List.of());
+    }
+
+    /** This result with {@code files} as its changelog files. */
+    Result withChangelog(List<DataFileMeta> files) {
+      return new Result(
+          newFiles, compactBefore, compactAfter, newIndexFiles, deletedIndexFiles, files);
+    }
 
     Result(
         List<DataFileMeta> newFiles,

@@ -13,6 +13,7 @@ import io.basalt.options.CompactionSettings;
 import io.basalt.utils.CloseableIterator;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.Iterator;
 import java.util.List;
 import javax.annotation.Nullable;
 import org.apache.hadoop.fs.Path;
@@ -33,6 +34,8 @@ final class KeyValueBucketWriter implements BucketWriter {
   @Nullable private final BucketCompaction compaction;
   @Nullable private final BucketDeletionVectors deletionVectors;
   private final boolean lookup;
+  // the input changelog: the rows as written, sorted per flush or spill, before merging
+  @Nullable private final RollingDataFileWriter changelog;
   private final List<DataFileMeta> newFiles = new ArrayList<>();
   private long nextSequence;
   private final boolean spillable;
@@ -52,7 +55,8 @@ final class KeyValueBucketWriter implements BucketWriter {
       List<DataFileMeta> existingFiles,
       long firstSequence,
       String tableName,
-      @Nullable LookupMode lookup) {
+      @Nullable LookupMode lookup,
+      boolean inputChangelog) {
     this.mergeEngine = mergeEngine;
     this.keyValues =
         new KeyValues(
@@ -61,6 +65,17 @@ final class KeyValueBucketWriter implements BucketWriter {
             versionOrder,
             () -> mergeEngine.newMergeFunction(layout, layout.valueFields()));
     this.files = new RollingDataFileWriter(context, target.bucketDir(), 0, layout, firstSequence);
+    this.changelog =
+        inputChangelog
+            ? new RollingDataFileWriter(
+                context,
+                target.bucketDir(),
+                0,
+                layout,
+                firstSequence,
+                DataFileMeta.SOURCE_APPEND,
+                RollingDataFileWriter.CHANGELOG_PREFIX)
+            : null;
     this.levels = new Levels(layout.keyType(), compaction.numLevels(), existingFiles);
     this.picker = new UniversalCompaction(compaction);
     this.compaction =
@@ -119,6 +134,7 @@ final class KeyValueBucketWriter implements BucketWriter {
   @Override
   public void flush() {
     if (spillable && keyValues.spillCount() < maxSpillFiles) {
+      writeChangelog();
       keyValues.spill(spillDir);
       spills++;
       return;
@@ -140,6 +156,7 @@ final class KeyValueBucketWriter implements BucketWriter {
     if (keyValues.isEmpty()) {
       return;
     }
+    writeChangelog();
     try (CloseableIterator<InternalRow> sorted = keyValues.sortedMerged()) {
       while (sorted.hasNext()) {
         files.write(sorted.next());
@@ -153,6 +170,18 @@ final class KeyValueBucketWriter implements BucketWriter {
     levels.update(List.of(), flushed);
     newFiles.addAll(flushed);
     compactWhileDue();
+  }
+
+  /** Writes the buffered rows as written to the changelog, as files of their own. */
+  private void writeChangelog() {
+    if (changelog == null) {
+      return;
+    }
+    Iterator<? extends InternalRow> rows = keyValues.sortedUnmerged();
+    while (rows.hasNext()) {
+      changelog.write(rows.next());
+    }
+    changelog.finish(); // one sorted run per file, like the data files
   }
 
   private void compactWhileDue() {
@@ -171,6 +200,11 @@ final class KeyValueBucketWriter implements BucketWriter {
   @Override
   public Result finish(boolean fullCompaction) {
     flushToFile();
+    Result result = finishData(fullCompaction);
+    return changelog == null ? result : result.withChangelog(changelog.finish());
+  }
+
+  private Result finishData(boolean fullCompaction) {
     if (compaction == null) {
       return new Result(List.copyOf(newFiles), List.of(), List.of());
     }
@@ -196,6 +230,9 @@ final class KeyValueBucketWriter implements BucketWriter {
   public void abort() {
     keyValues.clear();
     files.abort();
+    if (changelog != null) {
+      changelog.abort();
+    }
     if (compaction != null) {
       compaction.abort();
     }

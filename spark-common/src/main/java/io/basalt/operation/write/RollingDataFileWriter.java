@@ -33,6 +33,8 @@ import org.apache.spark.sql.types.StructType;
  */
 public final class RollingDataFileWriter {
   private static final int SIZE_CHECK_INTERVAL = 1000;
+  static final String DATA_PREFIX = "data-";
+  static final String CHANGELOG_PREFIX = "changelog-";
 
   private final Configuration conf;
   private final Path bucketDir;
@@ -79,11 +81,26 @@ public final class RollingDataFileWriter {
       @Nullable KeyValueLayout layout,
       long firstSequence,
       int fileSource) {
+    this(context, bucketDir, level, layout, firstSequence, fileSource, context.dataFilePrefix());
+  }
+
+  /**
+   * @param prefix the file name prefix: {@value #DATA_PREFIX} for data files, {@value
+   *     #CHANGELOG_PREFIX} for changelog files
+   */
+  RollingDataFileWriter(
+      WriteContext context,
+      Path bucketDir,
+      int level,
+      @Nullable KeyValueLayout layout,
+      long firstSequence,
+      int fileSource,
+      String prefix) {
     this.fileSource = fileSource;
     this.conf = context.conf();
     this.bucketDir = bucketDir;
     // a fresh uuid per writer: file names are unique across buckets, not just within one
-    this.filePrefix = TablePaths.newFilePrefix(context.dataFilePrefix());
+    this.filePrefix = TablePaths.newFilePrefix(prefix);
     this.fileSchema = layout == null ? context.rowType() : layout.fileSchema();
     this.writeOptions = context.parquetOptions();
     this.targetFileSize = context.targetFileSize();

@@ -2,6 +2,7 @@ package io.basalt.operation.write;
 
 import io.basalt.bucket.BucketFunction;
 import io.basalt.bucket.PostponedBucket;
+import io.basalt.changelog.ChangelogProducerGuard;
 import io.basalt.data.BinaryRow;
 import io.basalt.data.BinaryRowCodec;
 import io.basalt.data.ProjectedRow;
@@ -16,6 +17,7 @@ import io.basalt.index.IndexFilePaths;
 import io.basalt.merge.MergeEngine;
 import io.basalt.mergetree.KeyValueLayout;
 import io.basalt.mergetree.SequenceOrder;
+import io.basalt.options.ChangelogOptions;
 import io.basalt.options.CompactionSettings;
 import io.basalt.options.TableOptions;
 import io.basalt.rowtracking.RowTracking;
@@ -64,6 +66,7 @@ public final class TableWrite implements AutoCloseable {
   private final CompactionSettings compaction;
   @Nullable private final Comparator<InternalRow> versionOrder;
   @Nullable private final MergeEngine mergeEngine;
+  private final boolean inputChangelog;
   @Nullable private CompactRewriter rewriter;
   @Nullable private LookupPromotion promotion;
   // timestamps of precision below 6 are written in their precision, as Paimon reads them
@@ -111,6 +114,9 @@ public final class TableWrite implements AutoCloseable {
             : SequenceOrder.of(table.schema(), table.options(), table.name())
                 .comparator(layout, table.schema().fields());
     this.mergeEngine = layout == null ? null : MergeEngine.of(table);
+    this.inputChangelog =
+        layout != null
+            && ChangelogOptions.INPUT.equals(ChangelogProducerGuard.producer(table.options()));
     this.configuredBuckets = table.bucketCount();
     this.truncatedTimestamps = TruncatedTimestampsRow.of(context.rowType());
     TableSchema schema = table.schema();
@@ -236,7 +242,8 @@ public final class TableWrite implements AutoCloseable {
                     state.files(partition, bucket),
                     firstSequence,
                     table.name(),
-                    shared ? sharedLookupMode(partition, bucket) : lookupMode(partition, bucket));
+                    shared ? sharedLookupMode(partition, bucket) : lookupMode(partition, bucket),
+                    inputChangelog);
     writers.put(new PartitionBucket(partition, bucket), writer);
     return writer;
   }
@@ -258,7 +265,8 @@ public final class TableWrite implements AutoCloseable {
         List.of(),
         firstSequence,
         table.name(),
-        null);
+        null,
+        inputChangelog);
   }
 
   @Nullable
@@ -363,8 +371,11 @@ public final class TableWrite implements AutoCloseable {
               result.compactBefore(),
               result.compactAfter(),
               newIndexFiles,
-              deletedIndexFiles);
-      if (!message.newFiles().isEmpty() || message.hasCompaction()) {
+              deletedIndexFiles,
+              result.changelogFiles());
+      if (!message.newFiles().isEmpty()
+          || message.hasCompaction()
+          || !message.changelogFiles().isEmpty()) {
         messages.add(message);
       }
     }

@@ -165,8 +165,9 @@ class IncrementalRangesTest {
         "auto, delta, diff, changelog");
     assertFails(
         with(table, "incremental-between", "1,3", "incremental-between-scan-mode", "changelog"),
-        "changelog files, which Basalt does not support yet",
-        "'delta'");
+        "'incremental-between-scan-mode' = 'changelog' reads changelog files",
+        "'changelog-producer' = 'none'",
+        "'delta' or 'diff'");
     assertFails(
         with(table, "incremental-between", "1,3", "incremental-to-auto-tag", "x"),
         "Conflicting incremental read options",
@@ -242,13 +243,17 @@ class IncrementalRangesTest {
   }
 
   @Test
-  void autoOnAChangelogProducerTableAsksForAnExplicitMode() {
+  void autoOnAChangelogProducerTableReadsChangelogFiles() {
     FileStoreTable table = threeSnapshots("changelog");
-    assertFails(
-        with(table, "incremental-between", "1,3", "changelog-producer", "input"),
-        "'incremental-between-scan-mode' = 'auto' on a table with 'changelog-producer' = 'input'",
-        "does not support yet",
-        "'delta'");
+    assertThat(resolve(with(table, "incremental-between", "1,3", "changelog-producer", "input")))
+        .extracting(IncrementalRange::mode)
+        .isEqualTo(IncrementalRange.Mode.CHANGELOG);
+    table.tagManager().create("T1", table.snapshotManager().snapshot(1));
+    table.tagManager().create("T3", table.snapshotManager().snapshot(3));
+    assertThat(resolve(with(table, "incremental-between", "T1,T3", "changelog-producer", "input")))
+        .extracting(IncrementalRange::mode)
+        .as("tag ranges stay diffs")
+        .isEqualTo(IncrementalRange.Mode.DIFF);
     assertThat(
             changes(
                 with(
