@@ -4,6 +4,7 @@ import io.basalt.spark.extensions.functions.IncrementalTableFunctions;
 import io.basalt.spark.extensions.parser.BasaltSqlParser;
 import io.basalt.spark.extensions.rules.HiveStyleDynamicPartitions;
 import io.basalt.spark.extensions.rules.KeyColumnUpdateCheck;
+import io.basalt.spark.extensions.rules.NullKeyCheck;
 import io.basalt.spark.extensions.rules.SaveAsTableOverwrite;
 import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.SparkSessionExtensions;
@@ -22,7 +23,8 @@ import scala.runtime.BoxedUnit;
  * natively; this adds the analysis check that rejects UPDATE and MERGE INTO assignments to key
  * columns ({@link KeyColumnUpdateCheck}) and the resolution rule for Paimon's Hive-ordered dynamic
  * partition inserts ({@link HiveStyleDynamicPartitions}) and the rule that runs {@code saveAsTable}
- * overwrites as Paimon does ({@link SaveAsTableOverwrite}), a parser that accepts {@code SET
+ * overwrites as Paimon does ({@link SaveAsTableOverwrite}), the rule that names the key column a
+ * NULL was written to ({@link NullKeyCheck}), a parser that accepts {@code SET
  * spark.paimon.<hyphenated-key>=value} as Paimon's docs write it ({@link BasaltSqlParser}), and the
  * incremental table-valued functions ({@link IncrementalTableFunctions}).
  */
@@ -50,6 +52,13 @@ public class BasaltSparkSessionExtensions
           @Override
           public Rule<LogicalPlan> apply(SparkSession session) {
             return new SaveAsTableOverwrite(session);
+          }
+        });
+    extensions.injectPostHocResolutionRule(
+        new AbstractFunction1<SparkSession, Rule<LogicalPlan>>() {
+          @Override
+          public Rule<LogicalPlan> apply(SparkSession session) {
+            return new NullKeyCheck();
           }
         });
     IncrementalTableFunctions.register(extensions);
