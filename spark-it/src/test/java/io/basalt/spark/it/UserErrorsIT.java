@@ -73,6 +73,16 @@ class UserErrorsIT extends SparkTestBase {
   }
 
   @Test
+  void aMissingPathSaysWhatATablePathIs() {
+    String missing = warehouse.resolve("ue.db").resolve("nope").toUri().toString();
+    assertThatThrownBy(() -> spark.read().format("paimon").load(missing).collectAsList())
+        .hasMessageContaining("No Basalt or Paimon table at path")
+        .hasMessageContaining("nope")
+        .hasMessageContaining("Fix: give the table's own directory")
+        .hasMessageNotContaining("__path__");
+  }
+
+  @Test
   void theInternalRowColumnIsMarkedInDescribe() {
     List<String> described = rows("DESCRIBE TABLE EXTENDED ue.orders");
     assertThat(described)
