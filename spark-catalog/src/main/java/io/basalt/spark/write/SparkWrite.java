@@ -118,9 +118,12 @@ final class SparkWrite implements Write, RequiresDistributionAndOrdering {
     return distribution(table);
   }
 
+  /** {@link #ordering}, then by nested_update columns, so inserts append in a defined order. */
   @Override
   public SortOrder[] requiredOrdering() {
-    return ordering(table);
+    List<SortOrder> ordering = new ArrayList<>(List.of(ordering(table)));
+    ordering.addAll(NestedUpdateOrder.of(table));
+    return ordering.toArray(new SortOrder[0]);
   }
 
   @Override
