@@ -4,6 +4,7 @@ import io.basalt.BasaltErrorClass;
 import io.basalt.BasaltException;
 import io.basalt.bucket.PostponedBucket;
 import io.basalt.options.RowTrackingOptions;
+import io.basalt.options.TableOptionCheck;
 import io.basalt.options.TableOptions;
 import io.basalt.schema.SchemaChange;
 import io.basalt.schema.SchemaEvolution;
@@ -39,11 +40,13 @@ final class AlterTableSchemas {
     TableSchema current = table.schema();
     Map<String, String> options = new HashMap<>(current.options());
     List<SchemaChange> columnChanges = new ArrayList<>();
+    Map<String, String> setOptions = new HashMap<>();
     for (TableChange change : changes) {
       if (change instanceof TableChange.SetProperty set) {
         checkMutable(table, set.property());
         checkBucketMode(table, set.property(), set.value());
         options.put(set.property(), set.value());
+        setOptions.put(set.property(), set.value());
       } else if (change instanceof TableChange.RemoveProperty remove) {
         checkMutable(table, remove.property());
         if (TableOptions.BUCKET.key().equals(remove.property()) && current.hasPrimaryKey()) {
@@ -70,6 +73,7 @@ final class AlterTableSchemas {
             ? current
             : SchemaEvolution.apply(current, columnChanges, table.name(), current.id() + 1, now);
     TableSchema next = evolved.withOptions(options, current.id() + 1, now);
+    TableOptionCheck.check(setOptions, List.of(next.rowType().fieldNames()), table.name());
     SchemaValidation.validate(next, table.name());
     io.basalt.changelog.ChangelogProducerGuard.checkProducerChange(
         new io.basalt.options.Options(current.options(), "table " + table.name()),

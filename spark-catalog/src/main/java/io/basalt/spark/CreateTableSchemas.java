@@ -1,6 +1,7 @@
 package io.basalt.spark;
 
 import io.basalt.BasaltException;
+import io.basalt.options.TableOptionCheck;
 import io.basalt.options.TableOptions;
 import io.basalt.schema.SchemaFactory;
 import io.basalt.schema.SchemaValidation;
@@ -88,6 +89,7 @@ final class CreateTableSchemas {
               table, provider));
     }
     checkNotFlinkConnector(table, options.get(FLINK_CONNECTOR));
+    TableOptionCheck.check(options, List.of(schema.fieldNames()), table);
     List<String> primaryKeys = new ArrayList<>();
     String pk = options.remove(TableOptions.PRIMARY_KEY.key());
     if (pk != null) {

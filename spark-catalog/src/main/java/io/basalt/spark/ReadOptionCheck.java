@@ -29,15 +29,18 @@ final class ReadOptionCheck {
   static void check(String table, CaseInsensitiveStringMap options) {
     for (String key : new TreeSet<>(options.asCaseSensitiveMap().keySet())) {
       if (!KNOWN.contains(key) && !SPARK_OPTIONS.contains(key)) {
+        String meant =
+            SessionOptionCheck.nearMiss(key).map(m -> " Did you mean '" + m + "'?").orElse("");
         throw new BasaltException(
             String.format(
                 "Read option '%s' = '%s' on table %s is not supported by Basalt, so it would be"
-                    + " ignored. Basalt reads with the table options of docs/configuration.md"
+                    + " ignored.%s Basalt reads with the table options of docs/configuration.md"
                     + " (time travel: %s; '%s'; split sizes) and Spark's 'path'. Fix: remove the"
                     + " option, or spell a supported one exactly (keys are case-sensitive).",
                 key,
                 options.asCaseSensitiveMap().get(key),
                 table,
+                meant,
                 ReadOptions.TIME_TRAVEL_OPTIONS.stream()
                     .map(o -> "'" + o.key() + "'")
                     .collect(Collectors.joining(", ")),

@@ -32,16 +32,26 @@ final class SessionOptions {
       }
       String rest = e.getKey().substring(PREFIX.length());
       String[] parts = rest.split("\\.", 4);
+      String source = "session conf '" + e.getKey() + "'";
       if (parts.length == 4
           && name.length == 2
           && matches(parts[1], name[0])
           && matches(parts[2], name[1])) {
         perTable.put(parts[3], e.getValue());
+        SessionOptionCheck.check(source, parts[3], e.getValue(), table.name());
       } else {
         options.put(rest, e.getValue());
+        if (parts.length < 4 || SessionOptionCheck.IMPLEMENTED.contains(rest)) {
+          SessionOptionCheck.check(source, rest, e.getValue(), table.name());
+        } // else: most likely scoped to another table, spark.paimon.<catalog>.<db>.<table>.<key>
       }
     }
     options.putAll(perTable);
+    explicit
+        .asCaseSensitiveMap()
+        .forEach(
+            (key, value) ->
+                SessionOptionCheck.check("option '" + key + "'", key, value, table.name()));
     options.putAll(explicit.asCaseSensitiveMap());
     FileStoreTable result = options.isEmpty() ? table : table.copyWithOptions(options);
     return switchBranch(result, options.get(ReadOptions.BRANCH.key()));

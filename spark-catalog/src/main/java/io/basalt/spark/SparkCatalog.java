@@ -250,7 +250,14 @@ public class SparkCatalog
             ? table
             : table.copyWithSchema(table.schemaManager().schema(schemaId));
       } catch (TableNotFoundException e) {
-        throw new NoSuchTableException(ident);
+        // Spark's TABLE_OR_VIEW_NOT_FOUND would name an internal `__path__` namespace
+        throw new BasaltException(
+            String.format(
+                "No Basalt or Paimon table at path %s: it has no 'schema' directory. Fix: give"
+                    + " the table's own directory (<warehouse>/<db>.db/<table>), or create the"
+                    + " table first with CREATE TABLE.",
+                path),
+            e);
       }
     }
     if (ident.namespace().length != 1) {

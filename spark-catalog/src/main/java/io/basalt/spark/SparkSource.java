@@ -116,14 +116,35 @@ public class SparkSource
     return path;
   }
 
+  /**
+   * Batch reads and writes never get here: Spark resolves them through {@link #extractIdentifier}.
+   * Structured Streaming does, since it asks the provider for the table.
+   */
   @Override
   public StructType inferSchema(CaseInsensitiveStringMap options) {
-    throw new UnsupportedOperationException("Basalt tables are loaded through their catalog");
+    throw streamingUnsupported(options.get("path"));
   }
 
   @Override
   public Table getTable(
       StructType schema, Transform[] partitioning, Map<String, String> properties) {
-    throw new UnsupportedOperationException("Basalt tables are loaded through their catalog");
+    throw streamingUnsupported(properties.get("path"));
+  }
+
+  private static BasaltException streamingUnsupported(@Nullable String path) {
+    String table = path == null ? "(no path given)" : path;
+    return new BasaltException(
+        io.basalt.BasaltErrorClass.BASALT_UNSUPPORTED_FEATURE,
+        Map.of("feature", "Structured Streaming with format(\"paimon\")", "table", table),
+        String.format(
+            "Structured Streaming (spark.readStream or df.writeStream) with format(\"paimon\") is"
+                + " not supported yet; it was asked to stream the table at %s. Fix: read in"
+                + " batches with spark.read.format(\"paimon\").load(\"<table directory>\") or"
+                + " spark.table(\"paimon.db.t\"), and pick up new commits with the read option"
+                + " 'incremental-between' = '<start snapshot>,<end snapshot>' (or the"
+                + " paimon_incremental_query table function); write each micro-batch with"
+                + " foreachBatch and df.write.format(\"paimon\").mode(\"append\").save(path).",
+            table),
+        null);
   }
 }

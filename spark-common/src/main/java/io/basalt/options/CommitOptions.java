@@ -7,6 +7,7 @@ public final class CommitOptions {
   public static final ConfigOption<Integer> COMMIT_MAX_RETRIES =
       ConfigOption.key("commit.max-retries")
           .intType()
+          .atLeast(0)
           .defaultValue(10)
           .description("How often a commit that lost a race retries before it fails.");
 

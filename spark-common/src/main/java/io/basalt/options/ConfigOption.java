@@ -104,17 +104,40 @@ public final class ConfigOption<T> {
     }
   }
 
-  /** The second step of a declaration: default and description. */
+  /** The second step of a declaration: range, default and description. */
   public static final class TypedBuilder<T> {
     private final String key;
     private final String typeName;
-    private final Function<String, T> parser;
+    private Function<String, T> parser;
     @Nullable private T defaultValue;
 
     private TypedBuilder(String key, String typeName, Function<String, T> parser) {
       this.key = key;
       this.typeName = typeName;
       this.parser = parser;
+    }
+
+    /**
+     * Refuses values below {@code min} when they are parsed, so a CREATE or ALTER TABLE cannot set
+     * a value that would break later writes. For numbers, sizes (bytes) and durations (ms).
+     */
+    public TypedBuilder<T> atLeast(long min) {
+      Function<String, T> unchecked = parser;
+      String unit =
+          switch (typeName) {
+            case "MemorySize" -> " bytes";
+            case "Duration" -> " ms";
+            default -> "";
+          };
+      this.parser =
+          text -> {
+            T value = unchecked.apply(text);
+            if (((Number) value).longValue() < min) {
+              throw new IllegalArgumentException("expected at least " + min + unit);
+            }
+            return value;
+          };
+      return this;
     }
 
     public TypedBuilder<T> defaultValue(T value) {

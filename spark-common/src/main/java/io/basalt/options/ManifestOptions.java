@@ -19,12 +19,14 @@ public final class ManifestOptions {
   public static final ConfigOption<Long> MANIFEST_TARGET_FILE_SIZE =
       ConfigOption.key("manifest.target-file-size")
           .memoryType()
+          .atLeast(1)
           .defaultValue(8L << 20)
           .description("Size of manifest files written when manifests are merged.");
 
   public static final ConfigOption<Integer> MANIFEST_MERGE_MIN_COUNT =
       ConfigOption.key("manifest.merge-min-count")
           .intType()
+          .atLeast(1)
           .defaultValue(30)
           .description(
               "Manifests are grouped in order until a group reaches manifest.target-file-size and"
@@ -34,6 +36,7 @@ public final class ManifestOptions {
   public static final ConfigOption<Long> MANIFEST_FULL_COMPACTION_THRESHOLD_SIZE =
       ConfigOption.key("manifest.full-compaction-threshold-size")
           .memoryType()
+          .atLeast(1)
           .defaultValue(16L << 20)
           .description(
               "When the manifests after the leading full-size ones without DELETE entries reach"

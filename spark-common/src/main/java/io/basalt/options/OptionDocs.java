@@ -7,7 +7,49 @@ public final class OptionDocs {
 
   public static final String END = "<!-- END GENERATED OPTIONS -->";
 
+  /** The generated list of Paimon's options Basalt does not implement sits between these. */
+  public static final String PAIMON_BEGIN = "<!-- BEGIN GENERATED PAIMON OPTIONS -->";
+
+  public static final String PAIMON_END = "<!-- END GENERATED PAIMON OPTIONS -->";
+
   private OptionDocs() {}
+
+  /**
+   * Paimon's options that Basalt does not implement, from {@link PaimonOptionKeys}, one list per
+   * place Paimon defines them: a table keeps them, and Basalt ignores them.
+   */
+  public static String renderPaimonOnly() {
+    java.util.Set<String> implemented = new java.util.HashSet<>();
+    OptionRegistry.all().forEach(option -> implemented.add(option.key()));
+    StringBuilder sb = new StringBuilder();
+    for (PaimonOptionKeys.Scope scope : PaimonOptionKeys.Scope.values()) {
+      java.util.List<String> keys = new java.util.ArrayList<>();
+      for (String key : PaimonOptionKeys.keys()) {
+        if (PaimonOptionKeys.scope(key).orElseThrow() == scope && !implemented.contains(key)) {
+          keys.add("`" + key + "`");
+        }
+      }
+      sb.append("- ")
+          .append(scopeTitle(scope))
+          .append(" (")
+          .append(keys.size())
+          .append("): ")
+          .append(String.join(", ", keys))
+          .append("\n");
+    }
+    return sb.toString();
+  }
+
+  private static String scopeTitle(PaimonOptionKeys.Scope scope) {
+    return switch (scope) {
+      case CORE -> "**Table options** (Paimon's `CoreOptions`) Basalt does not implement";
+      case FLINK -> "**Flink-only options** (`FlinkConnectorOptions`)";
+      case SPARK ->
+          "**Options of Paimon's Spark connector** (`SparkConnectorOptions`) Basalt does"
+              + " not implement";
+      case FALLBACK -> "**Older spellings** Paimon still reads";
+    };
+  }
 
   /** The Markdown table of every option: key, default, type, description. */
   public static String render() {

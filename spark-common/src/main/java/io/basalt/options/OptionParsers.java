@@ -38,7 +38,11 @@ final class OptionParsers {
         return candidate;
       }
     }
-    throw new IllegalArgumentException("expected one of " + String.join(", ", allowed));
+    String hint =
+        NearMiss.closest(value, java.util.List.of(allowed))
+            .map(close -> " (did you mean '" + close + "'?)")
+            .orElse("");
+    throw new IllegalArgumentException("expected one of " + String.join(", ", allowed) + hint);
   }
 
   /** Parses sizes like {@code 256 mb}, {@code 64kb}, {@code 1g} or plain bytes. */

@@ -57,6 +57,7 @@ public final class PartitionOptions {
   public static final ConfigOption<Integer> PARTITION_EXPIRATION_MAX_NUM =
       ConfigOption.key("partition.expiration-max-num")
           .intType()
+          .atLeast(1)
           .defaultValue(100)
           .description("The most partitions one expiration run drops (the oldest first).");
 }

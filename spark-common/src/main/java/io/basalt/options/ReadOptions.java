@@ -7,6 +7,7 @@ public final class ReadOptions {
   public static final ConfigOption<Long> SPLIT_TARGET_SIZE =
       ConfigOption.key("source.split.target-size")
           .memoryType()
+          .atLeast(1)
           .defaultValue(128L << 20)
           .description(
               "Target size of one input partition: buckets that need no merge are cut into,"
@@ -15,6 +16,7 @@ public final class ReadOptions {
   public static final ConfigOption<Long> SPLIT_OPEN_FILE_COST =
       ConfigOption.key("source.split.open-file-cost")
           .memoryType()
+          .atLeast(0)
           .defaultValue(4L << 20)
           .description(
               "The size a file counts as at least when packing input partitions, for the cost"

@@ -7,6 +7,7 @@ public final class WriteOptions {
   public static final ConfigOption<Long> WRITE_BUFFER_SIZE =
       ConfigOption.key("write-buffer-size")
           .memoryType()
+          .atLeast(1)
           .defaultValue(256L << 20)
           .description(
               "Memory a bucket writer buffers (sorted by key) before it flushes a level-0 file.");
@@ -14,18 +15,21 @@ public final class WriteOptions {
   public static final ConfigOption<Long> TARGET_FILE_SIZE =
       ConfigOption.key("target-file-size")
           .memoryType()
+          .atLeast(1)
           .defaultValue(128L << 20)
           .description("Size at which a writer rolls to a new data file.");
 
   public static final ConfigOption<Long> PARQUET_BLOCK_SIZE =
       ConfigOption.key("parquet.block.size")
           .memoryType()
+          .atLeast(1)
           .defaultValue(128L << 20)
           .description("Parquet row-group size of data files.");
 
   public static final ConfigOption<Long> PARQUET_PAGE_SIZE =
       ConfigOption.key("parquet.page.size")
           .memoryType()
+          .atLeast(1)
           .defaultValue(1L << 20)
           .description("Parquet page size of data files.");
 
@@ -41,6 +45,7 @@ public final class WriteOptions {
   public static final ConfigOption<Integer> LOCAL_SORT_MAX_NUM_FILE_HANDLES =
       ConfigOption.key("local-sort.max-num-file-handles")
           .intType()
+          .atLeast(1)
           .defaultValue(128)
           .description(
               "The most spill files one bucket writer keeps; when reached, the writer writes its"

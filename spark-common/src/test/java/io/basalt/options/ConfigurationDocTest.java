@@ -18,17 +18,27 @@ class ConfigurationDocTest {
 
   @Test
   void configurationDocListsEveryOption() throws IOException {
+    checkSection(OptionDocs.BEGIN, OptionDocs.END, OptionDocs.render());
+  }
+
+  @Test
+  void configurationDocListsPaimonsOptionsBasaltDoesNotImplement() throws IOException {
+    checkSection(OptionDocs.PAIMON_BEGIN, OptionDocs.PAIMON_END, OptionDocs.renderPaimonOnly());
+  }
+
+  private static void checkSection(String beginMarker, String endMarker, String rendered)
+      throws IOException {
     String doc = Files.readString(DOC, StandardCharsets.UTF_8);
-    int begin = doc.indexOf(OptionDocs.BEGIN);
-    int end = doc.indexOf(OptionDocs.END);
-    assertThat(begin).as("generated-options markers in %s", DOC).isGreaterThanOrEqualTo(0);
+    int begin = doc.indexOf(beginMarker);
+    int end = doc.indexOf(endMarker);
+    assertThat(begin).as("markers %s in %s", beginMarker, DOC).isGreaterThanOrEqualTo(0);
     assertThat(end).isGreaterThan(begin);
-    String expected = "\n" + OptionDocs.render();
-    String actual = doc.substring(begin + OptionDocs.BEGIN.length(), end);
+    String expected = "\n" + rendered;
+    String actual = doc.substring(begin + beginMarker.length(), end);
     if (Boolean.getBoolean("basalt.docs.update")) {
       Files.writeString(
           DOC,
-          doc.substring(0, begin + OptionDocs.BEGIN.length()) + expected + doc.substring(end),
+          doc.substring(0, begin + beginMarker.length()) + expected + doc.substring(end),
           StandardCharsets.UTF_8);
       return;
     }

@@ -3,7 +3,6 @@ package io.basalt.options;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
-import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -18,25 +17,22 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The option table of docs/paimon-compatibility.md is generated from Basalt's option registry and
- * the list of Paimon's option keys ({@code src/test/resources/paimon-option-keys.txt}), so it
- * cannot drift: an option Basalt adds moves to the "Basalt uses" column. Regenerate with {@code mvn
- * -pl spark-common test -Dtest=PaimonCompatibilityDocTest -Dbasalt.docs.update=true}.
+ * the list of Paimon's option keys ({@link PaimonOptionKeys}), so it cannot drift: an option Basalt
+ * adds moves to the "Basalt uses" column. Regenerate with {@code mvn -pl spark-common test
+ * -Dtest=PaimonCompatibilityDocTest -Dbasalt.docs.update=true}.
  */
 class PaimonCompatibilityDocTest {
   private static final Path DOC = Paths.get("..", "docs", "paimon-compatibility.md");
   static final String BEGIN = "<!-- BEGIN GENERATED PAIMON OPTIONS -->";
   static final String END = "<!-- END GENERATED PAIMON OPTIONS -->";
 
-  static List<String> paimonKeys() throws IOException {
-    try (InputStream in =
-        PaimonCompatibilityDocTest.class.getResourceAsStream("/paimon-option-keys.txt")) {
-      assertThat(in).as("paimon-option-keys.txt").isNotNull();
-      return new String(in.readAllBytes(), StandardCharsets.UTF_8)
-          .lines()
-          .map(String::trim)
-          .filter(l -> !l.isEmpty() && !l.startsWith("#"))
-          .toList();
-    }
+  /** Paimon's table options (not its Flink or Spark connector options, nor key patterns). */
+  static List<String> paimonKeys() {
+    return PaimonOptionKeys.keys().stream()
+        .filter(key -> PaimonOptionKeys.scope(key).orElseThrow() == PaimonOptionKeys.Scope.CORE)
+        .filter(key -> !key.contains("#"))
+        .sorted()
+        .toList();
   }
 
   /** The group of a key: its text before the first '.' ({@code changelog.time-retained}). */

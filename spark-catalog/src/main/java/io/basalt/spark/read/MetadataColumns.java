@@ -408,5 +408,20 @@ public final class MetadataColumns implements Serializable {
     public String metadataInJSON() {
       return field.metadata().json();
     }
+
+    /** What DESCRIBE TABLE EXTENDED shows beside the column. */
+    @Override
+    public String comment() {
+      return switch (field.name()) {
+        case PARTITION -> "the row's partition values";
+        case BUCKET -> "the bucket of the row's data file";
+        case FILE_PATH -> "the path of the row's data file";
+        case ROW_INDEX -> "the row's position in its data file";
+        case ROW ->
+            "internal to Basalt: the row's values, which DELETE and MERGE INTO carry into the"
+                + " delete rows they write; not meant for queries";
+        default -> null;
+      };
+    }
   }
 }

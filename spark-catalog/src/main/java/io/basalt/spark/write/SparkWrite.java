@@ -150,9 +150,12 @@ final class SparkWrite implements Write, RequiresDistributionAndOrdering {
     return distribution(table, fixedBuckets());
   }
 
+  /** {@link #ordering}, then by nested_update columns, so inserts append in a defined order. */
   @Override
   public SortOrder[] requiredOrdering() {
-    return ordering(table, fixedBuckets());
+    List<SortOrder> ordering = new ArrayList<>(List.of(ordering(table, fixedBuckets())));
+    ordering.addAll(NestedUpdateOrder.of(table));
+    return ordering.toArray(new SortOrder[0]);
   }
 
   @Override

@@ -4,6 +4,7 @@ import io.basalt.spark.extensions.functions.IncrementalTableFunctions;
 import io.basalt.spark.extensions.parser.BasaltSqlParser;
 import io.basalt.spark.extensions.rules.HiveStyleDynamicPartitions;
 import io.basalt.spark.extensions.rules.KeyColumnUpdateCheck;
+import io.basalt.spark.extensions.rules.NullKeyCheck;
 import io.basalt.spark.extensions.rules.RepartitionLargeBlobScan;
 import io.basalt.spark.extensions.rules.ReplaceTableConstraintCheck;
 import io.basalt.spark.extensions.rules.RowTrackingColumnCheck;
@@ -30,11 +31,12 @@ import scala.runtime.BoxedUnit;
  * Hive-ordered dynamic partition inserts ({@link HiveStyleDynamicPartitions}) and the rule that
  * runs {@code saveAsTable} overwrites as Paimon does ({@link SaveAsTableOverwrite}), the rule that
  * names the row-tracking option when a query reads {@code _ROW_ID} of a table without it ({@link
- * RowTrackingColumnCheck}), a parser that accepts {@code SET spark.paimon.<hyphenated-key>=value}
- * as Paimon's docs write it ({@link BasaltSqlParser}), and the incremental table-valued functions
- * ({@link IncrementalTableFunctions}). {@link RepartitionLargeBlobScan} runs on physical plans: as
- * a query stage preparation rule under adaptive execution and as a columnar rule otherwise, both
- * after Spark inserted its exchanges.
+ * RowTrackingColumnCheck}), the rule that names the key column a NULL was written to ({@link
+ * NullKeyCheck}), a parser that accepts {@code SET spark.paimon.<hyphenated-key>=value} as Paimon's
+ * docs write it ({@link BasaltSqlParser}), and the incremental table-valued functions ({@link
+ * IncrementalTableFunctions}). {@link RepartitionLargeBlobScan} runs on physical plans: as a query
+ * stage preparation rule under adaptive execution and as a columnar rule otherwise, both after
+ * Spark inserted its exchanges.
  */
 public class BasaltSparkSessionExtensions
     extends AbstractFunction1<SparkSessionExtensions, BoxedUnit> {
@@ -88,6 +90,13 @@ public class BasaltSparkSessionExtensions
           @Override
           public ColumnarRule apply(SparkSession session) {
             return RepartitionLargeBlobScan.columnarRule();
+          }
+        });
+    extensions.injectPostHocResolutionRule(
+        new AbstractFunction1<SparkSession, Rule<LogicalPlan>>() {
+          @Override
+          public Rule<LogicalPlan> apply(SparkSession session) {
+            return new NullKeyCheck();
           }
         });
     IncrementalTableFunctions.register(extensions);

@@ -81,6 +81,50 @@ class NestedUpdateExampleIT extends SparkTestBase {
         .containsExactly("1,3:c2;1:a");
   }
 
+  /**
+   * Seed 001 as written: sub_orders has a primary key, receives its five rows (21 twice) in one
+   * statement, and order_wide is filled from it in one statement. The elements keep the seed's
+   * order whatever the source's bucket count (before, a two-bucket source gave (22, 21) and a
+   * four-bucket one (12, 11)); Paimon's own nested_update would order them by key hash.
+   */
+  @Test
+  void seedOrderWhateverTheSourceBuckets() {
+    for (int buckets : new int[] {1, 2, 4}) {
+      String sub = "nu.seed_sub_" + buckets;
+      String wide = "nu.seed_wide_" + buckets;
+      sql(
+          "CREATE TABLE %s (order_id BIGINT, sub_order_id INT, product_name STRING, price BIGINT)"
+              + " TBLPROPERTIES ('primary-key' = 'order_id,sub_order_id', 'bucket' = '%s')",
+          sub, buckets);
+      sql(
+          "INSERT INTO %s VALUES (1, 11, 'apple', 10), (1, 12, 'banana', 20), (2, 21, 'cherry',"
+              + " 30), (2, 22, 'peach', 40), (2, 21, 'cherry', 50)",
+          sub);
+      sql(
+          "CREATE TABLE %s (order_id BIGINT, user_name STRING, address STRING, sub_orders"
+              + " ARRAY<STRUCT<sub_order_id: BIGINT, product_name: STRING, price: BIGINT>>)"
+              + " TBLPROPERTIES ('primary-key' = 'order_id', 'bucket' = '%s', 'merge-engine' ="
+              + " 'aggregation', 'fields.sub_orders.aggregate-function' = 'nested_update',"
+              + " 'fields.sub_orders.nested-key' = 'sub_order_id')",
+          wide, buckets);
+      sql(
+          "INSERT INTO %s SELECT order_id, user_name, address, CAST(NULL AS"
+              + " ARRAY<STRUCT<sub_order_id: BIGINT, product_name: STRING, price: BIGINT>>) FROM"
+              + " nu.orders UNION ALL SELECT order_id, CAST(NULL AS STRING), CAST(NULL AS"
+              + " STRING), ARRAY(NAMED_STRUCT('sub_order_id', CAST(sub_order_id AS BIGINT),"
+              + " 'product_name', product_name, 'price', price)) FROM %s",
+          wide, sub);
+      assertThat(
+              rows(
+                  "SELECT order_id, user_name, address, array_join(transform(sub_orders, s ->"
+                      + " concat_ws(':', s.sub_order_id, s.product_name, s.price)), ';') FROM %s",
+                  wide))
+          .as(wide)
+          .containsExactly(
+              "1,Alice,add1,11:apple:10;12:banana:20", "2,Bob,add2,21:cherry:50;22:peach:40");
+    }
+  }
+
   private java.util.List<String> wide(String table) {
     return rows(
         "SELECT order_id, user_name, address, array_join(transform(array_sort(sub_orders),"

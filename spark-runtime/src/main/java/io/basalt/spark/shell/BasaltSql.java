@@ -9,6 +9,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.List;
+import org.apache.logging.log4j.Level;
+import org.apache.logging.log4j.core.config.Configurator;
 import org.apache.spark.sql.SparkSession;
 
 /**
@@ -75,7 +77,16 @@ public final class BasaltSql {
     return SqlSplitter.split(script);
   }
 
+  /** The loggers basalt-sql-log4j2.properties silences because they repeat a task's trace. */
+  static final List<String> TASK_FAILURE_LOGGERS =
+      List.of("org.apache.spark.executor.Executor", "org.apache.spark.scheduler.TaskSetManager");
+
   private static SparkSession startSession(ShellOptions options) {
+    if (options.verbose()) {
+      for (String logger : TASK_FAILURE_LOGGERS) {
+        Configurator.setLevel(logger, Level.WARN);
+      }
+    }
     SparkSession.Builder builder = SparkSession.builder();
     SessionSettings.sessionConf(options).forEach(builder::config);
     return builder.getOrCreate();

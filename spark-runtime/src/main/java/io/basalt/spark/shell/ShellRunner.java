@@ -108,6 +108,26 @@ public final class ShellRunner {
       return analysis.getSimpleMessage().stripTrailing();
     }
     // Spark's messages may end in a newline after the SQL excerpt; println adds the last one
-    return e.getMessage() != null ? e.getMessage().stripTrailing() : e.toString();
+    return e.getMessage() != null
+        ? withoutStackTrace(e.getMessage()).stripTrailing()
+        : e.toString();
+  }
+
+  /**
+   * The message without the stack trace a failed task puts into it ("Job aborted due to stage
+   * failure: ... Lost task ...: SomeException: message" followed by "\tat ..." lines and "Driver
+   * stacktrace:"); {@code --verbose} prints the whole exception instead.
+   */
+  static String withoutStackTrace(String message) {
+    StringBuilder kept = new StringBuilder();
+    for (String line : message.split("\\R", -1)) {
+      String trimmed = line.trim();
+      if (trimmed.startsWith("at ") && line.startsWith("\t")
+          || trimmed.startsWith("Driver stacktrace:")) {
+        break;
+      }
+      kept.append(line).append(System.lineSeparator());
+    }
+    return kept.toString();
   }
 }

@@ -104,6 +104,29 @@ class ShellRunnerTest extends ShellTestBase {
 
     assertThat(code).isEqualTo(ShellRunner.FAILURE);
     assertThat(err()).startsWith("Error: ").contains("DIVIDE_BY_ZERO");
+    // the failed task's stack trace is part of Spark's message; only --verbose shows it
+    assertThat(err()).doesNotContain("\tat ", "Driver stacktrace");
+  }
+
+  @Test
+  void verboseShowsTheTraceOfAFailedTask() {
+    int code = runner(OutputFormat.TABLE, true).run(List.of("SELECT 1 / (id - id) FROM range(1)"));
+
+    assertThat(code).isEqualTo(ShellRunner.FAILURE);
+    assertThat(err()).contains("DIVIDE_BY_ZERO", "\tat ");
+  }
+
+  @Test
+  void stackTraceLinesAreCutFromMessages() {
+    String message =
+        "Job aborted due to stage failure: Lost task 0.0: SparkRuntimeException: key is NULL"
+            + "\n\tat org.apache.spark.Foo.bar(Foo.java:1)\n\tat x.y(Z.java:2)"
+            + "\nDriver stacktrace:\n\tat a.b(C.java:3)";
+    assertThat(ShellRunner.withoutStackTrace(message))
+        .isEqualTo(
+            "Job aborted due to stage failure: Lost task 0.0: SparkRuntimeException: key is NULL"
+                + System.lineSeparator());
+    assertThat(ShellRunner.withoutStackTrace("two\nlines")).isEqualTo(lines("two", "lines"));
   }
 
   private ShellRunner runner(OutputFormat format, boolean verbose) {
