@@ -4,7 +4,9 @@ import io.basalt.BasaltException;
 import io.basalt.fs.FileIO;
 import io.basalt.options.ConfigOption;
 import io.basalt.options.ReadOptions;
+import io.basalt.options.StreamOptions;
 import io.basalt.snapshot.Snapshot;
+import io.basalt.spark.systables.SystemTables;
 import io.basalt.table.FileStoreTable;
 import io.basalt.table.TableNotFoundException;
 import java.util.Map;
@@ -12,6 +14,7 @@ import java.util.Optional;
 import javax.annotation.Nullable;
 import org.apache.hadoop.fs.Path;
 import org.apache.spark.sql.SparkSession;
+import org.apache.spark.sql.catalyst.analysis.NoSuchTableException;
 import org.apache.spark.sql.connector.catalog.Identifier;
 import org.apache.spark.sql.connector.catalog.SupportsCatalogOptions;
 import org.apache.spark.sql.connector.catalog.SupportsV1OverwriteWithSaveAsTable;
@@ -116,14 +119,40 @@ public class SparkSource
     return path;
   }
 
+  /**
+   * The schema of the table at {@code path}. Spark's batch reader and writer ask the catalog that
+   * {@link #extractCatalog} names; its streaming reader and writer ask the provider itself.
+   */
   @Override
   public StructType inferSchema(CaseInsensitiveStringMap options) {
-    throw new UnsupportedOperationException("Basalt tables are loaded through their catalog");
+    return pathTable(options).schema();
   }
 
+  /** The table at the {@code path} property, loaded through the hidden path catalog. */
   @Override
   public Table getTable(
       StructType schema, Transform[] partitioning, Map<String, String> properties) {
-    throw new UnsupportedOperationException("Basalt tables are loaded through their catalog");
+    return pathTable(new CaseInsensitiveStringMap(properties));
+  }
+
+  /**
+   * The table at the {@code path} option; with {@code read.changelog} its {@code $audit_log} view,
+   * whose leading {@code rowkind} column a streaming read of changes produces.
+   */
+  private Table pathTable(CaseInsensitiveStringMap options) {
+    String catalog = extractCatalog(options);
+    try {
+      Table table =
+          ((SparkCatalog) SparkSession.active().sessionState().catalogManager().catalog(catalog))
+              .loadTable(extractIdentifier(options));
+      if (options.getBoolean(StreamOptions.READ_CHANGELOG.key(), false)
+          && table instanceof SparkTable data) {
+        return SystemTables.load(data.fileStoreTable(), "audit_log");
+      }
+      return table;
+    } catch (NoSuchTableException e) {
+      throw new BasaltException(
+          "No Basalt table at path " + path(options) + ": create it first (CREATE TABLE)", e);
+    }
   }
 }

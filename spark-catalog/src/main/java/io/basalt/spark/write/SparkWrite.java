@@ -19,6 +19,7 @@ import org.apache.spark.sql.connector.write.BatchWrite;
 import org.apache.spark.sql.connector.write.LogicalWriteInfo;
 import org.apache.spark.sql.connector.write.RequiresDistributionAndOrdering;
 import org.apache.spark.sql.connector.write.Write;
+import org.apache.spark.sql.connector.write.streaming.StreamingWrite;
 
 /**
  * A planned write. It asks Spark to cluster rows by (partition, bucket), so exactly one task writes
@@ -121,6 +122,12 @@ final class SparkWrite implements Write, RequiresDistributionAndOrdering {
   @Override
   public SortOrder[] requiredOrdering() {
     return ordering(table);
+  }
+
+  @Override
+  public StreamingWrite toStreaming() {
+    StreamingSchemaCheck.check(table, info.schema());
+    return new SparkStreamingWrite(table, info.queryId(), overwrite);
   }
 
   @Override
