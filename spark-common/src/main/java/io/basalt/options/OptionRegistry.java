@@ -20,7 +20,8 @@ public final class OptionRegistry {
           SnapshotOptions.class,
           TagOptions.class,
           PartitionOptions.class,
-          MergeEngineOptions.class);
+          MergeEngineOptions.class,
+          StreamOptions.class);
 
   private OptionRegistry() {}
 
