@@ -97,6 +97,7 @@ final class SparkIncrementalScan implements Scan, Batch, SupportsReportStatistic
 
   @Override
   public Batch toBatch() {
+    StreamingReads.checkBatch(table);
     return this;
   }
 

@@ -243,6 +243,7 @@ public final class SparkScan
 
   @Override
   public Batch toBatch() {
+    StreamingReads.checkBatch(table);
     return this;
   }
 
