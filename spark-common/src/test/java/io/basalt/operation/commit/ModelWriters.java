@@ -176,8 +176,9 @@ final class ModelWriters {
   }
 
   private void tag(Snapshot base) {
-    List<String> names = table.tagManager().tagNames();
     try {
+      // listing the tags is I/O too: an injected fault may hit it
+      List<String> names = table.tagManager().tagNames();
       if (!names.isEmpty() && random.nextBoolean()) {
         table.tagManager().delete(names.get(random.nextInt(names.size())));
       } else {
