@@ -340,6 +340,33 @@ class StreamingSourceIT extends SparkTestBase {
   }
 
   @Test
+  void overwriteSnapshotsStreamOnlyWithStreamingReadOverwrite() throws Exception {
+    sql("CREATE TABLE src.overwritten (id INT)");
+    sql("INSERT INTO src.overwritten VALUES (1)");
+    sql("INSERT OVERWRITE src.overwritten VALUES (2)");
+    assertThat(
+            flat(
+                run(
+                    "overwrite_skipped",
+                    reader("scan.mode", "from-snapshot", "scan.snapshot-id", "1")
+                        .table("src.overwritten"))))
+        .containsExactly("1");
+    assertThat(
+            flat(
+                run(
+                    "overwrite_read",
+                    reader(
+                            "scan.mode",
+                            "from-snapshot",
+                            "scan.snapshot-id",
+                            "1",
+                            "streaming-read-overwrite",
+                            "true")
+                        .table("src.overwritten"))))
+        .containsExactly("1", "2");
+  }
+
+  @Test
   void compactSnapshotsYieldNoRows() throws Exception {
     sql(
         "CREATE TABLE src.compacted (id INT, v STRING) TBLPROPERTIES ('primary-key' = 'id', 'bucket' = '1', 'write-only' = 'true')");
