@@ -4,7 +4,9 @@ import io.basalt.BasaltException;
 import io.basalt.fs.FileIO;
 import io.basalt.options.ConfigOption;
 import io.basalt.options.ReadOptions;
+import io.basalt.options.StreamOptions;
 import io.basalt.snapshot.Snapshot;
+import io.basalt.spark.systables.SystemTables;
 import io.basalt.table.FileStoreTable;
 import io.basalt.table.TableNotFoundException;
 import java.util.Map;
@@ -12,6 +14,7 @@ import java.util.Optional;
 import javax.annotation.Nullable;
 import org.apache.hadoop.fs.Path;
 import org.apache.spark.sql.SparkSession;
+import org.apache.spark.sql.catalyst.analysis.NoSuchTableException;
 import org.apache.spark.sql.connector.catalog.Identifier;
 import org.apache.spark.sql.connector.catalog.SupportsCatalogOptions;
 import org.apache.spark.sql.connector.catalog.SupportsV1OverwriteWithSaveAsTable;
@@ -117,34 +120,39 @@ public class SparkSource
   }
 
   /**
-   * Batch reads and writes never get here: Spark resolves them through {@link #extractIdentifier}.
-   * Structured Streaming does, since it asks the provider for the table.
+   * The schema of the table at {@code path}. Spark's batch reader and writer ask the catalog that
+   * {@link #extractCatalog} names; its streaming reader and writer ask the provider itself.
    */
   @Override
   public StructType inferSchema(CaseInsensitiveStringMap options) {
-    throw streamingUnsupported(options.get("path"));
+    return pathTable(options).schema();
   }
 
+  /** The table at the {@code path} property, loaded through the hidden path catalog. */
   @Override
   public Table getTable(
       StructType schema, Transform[] partitioning, Map<String, String> properties) {
-    throw streamingUnsupported(properties.get("path"));
+    return pathTable(new CaseInsensitiveStringMap(properties));
   }
 
-  private static BasaltException streamingUnsupported(@Nullable String path) {
-    String table = path == null ? "(no path given)" : path;
-    return new BasaltException(
-        io.basalt.BasaltErrorClass.BASALT_UNSUPPORTED_FEATURE,
-        Map.of("feature", "Structured Streaming with format(\"paimon\")", "table", table),
-        String.format(
-            "Structured Streaming (spark.readStream or df.writeStream) with format(\"paimon\") is"
-                + " not supported yet; it was asked to stream the table at %s. Fix: read in"
-                + " batches with spark.read.format(\"paimon\").load(\"<table directory>\") or"
-                + " spark.table(\"paimon.db.t\"), and pick up new commits with the read option"
-                + " 'incremental-between' = '<start snapshot>,<end snapshot>' (or the"
-                + " paimon_incremental_query table function); write each micro-batch with"
-                + " foreachBatch and df.write.format(\"paimon\").mode(\"append\").save(path).",
-            table),
-        null);
+  /**
+   * The table at the {@code path} option; with {@code read.changelog} its {@code $audit_log} view,
+   * whose leading {@code rowkind} column a streaming read of changes produces.
+   */
+  private Table pathTable(CaseInsensitiveStringMap options) {
+    String catalog = extractCatalog(options);
+    try {
+      Table table =
+          ((SparkCatalog) SparkSession.active().sessionState().catalogManager().catalog(catalog))
+              .loadTable(extractIdentifier(options));
+      if (options.getBoolean(StreamOptions.READ_CHANGELOG.key(), false)
+          && table instanceof SparkTable data) {
+        return SystemTables.load(data.fileStoreTable(), "audit_log");
+      }
+      return table;
+    } catch (NoSuchTableException e) {
+      throw new BasaltException(
+          "No Basalt table at path " + path(options) + ": create it first (CREATE TABLE)", e);
+    }
   }
 }

@@ -7,6 +7,7 @@ import io.basalt.schema.TableSchema;
 import io.basalt.snapshot.Snapshot;
 import io.basalt.spark.read.MetadataColumns;
 import io.basalt.spark.read.SparkScanBuilder;
+import io.basalt.spark.write.PrimaryKeyWriteBuilder;
 import io.basalt.spark.write.SparkCopyOnWriteOperation;
 import io.basalt.spark.write.SparkDeltaOperation;
 import io.basalt.spark.write.SparkWriteBuilder;
@@ -59,7 +60,9 @@ public class SparkTable
           TableCapability.BATCH_WRITE,
           TableCapability.OVERWRITE_BY_FILTER,
           TableCapability.OVERWRITE_DYNAMIC,
-          TableCapability.TRUNCATE);
+          TableCapability.TRUNCATE,
+          TableCapability.STREAMING_WRITE,
+          TableCapability.MICRO_BATCH_READ);
 
   private final FileStoreTable table;
 
@@ -142,7 +145,10 @@ public class SparkTable
   @Override
   public WriteBuilder newWriteBuilder(LogicalWriteInfo info) {
     table.checkWritable();
-    return new SparkWriteBuilder(SessionOptions.apply(table, info.options()), info);
+    FileStoreTable target = SessionOptions.apply(table, info.options());
+    return target.hasPrimaryKey()
+        ? new PrimaryKeyWriteBuilder(target, info)
+        : new SparkWriteBuilder(target, info);
   }
 
   /**

@@ -25,7 +25,8 @@ public final class OptionRegistry {
           RowTrackingOptions.class,
           BlobOptions.class,
           PostponeOptions.class,
-          ChangelogOptions.class);
+          ChangelogOptions.class,
+          StreamOptions.class);
 
   private OptionRegistry() {}
 

@@ -7,4 +7,4 @@ import org.apache.spark.sql.connector.read.InputPartition;
 
 /** One split of a change read, read by one task. */
 @DefaultSerializer(JavaSerializer.class)
-record IncrementalInputPartition(IncrementalSplit split) implements InputPartition {}
+public record IncrementalInputPartition(IncrementalSplit split) implements InputPartition {}

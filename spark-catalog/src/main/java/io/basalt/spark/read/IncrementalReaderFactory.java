@@ -19,7 +19,7 @@ import org.apache.spark.sql.types.StructType;
  * image.
  */
 @DefaultSerializer(JavaSerializer.class)
-final class IncrementalReaderFactory implements PartitionReaderFactory {
+public final class IncrementalReaderFactory implements PartitionReaderFactory {
   private static final long serialVersionUID = 1L;
 
   private final IncrementalRead read;
@@ -30,7 +30,7 @@ final class IncrementalReaderFactory implements PartitionReaderFactory {
    * @param rowKinds whether rows keep their kinds in a leading column (and retractions stay)
    * @param binlogData the table columns read, when the rows are {@code t$binlog} rows; else null
    */
-  IncrementalReaderFactory(
+  public IncrementalReaderFactory(
       IncrementalRead read, boolean rowKinds, @Nullable StructType binlogData) {
     this.read = read;
     this.rowKinds = rowKinds;

@@ -5,6 +5,7 @@ import io.basalt.operation.incremental.IncrementalRead;
 import io.basalt.operation.incremental.IncrementalScan;
 import io.basalt.operation.incremental.IncrementalSplit;
 import io.basalt.predicate.Predicate;
+import io.basalt.spark.stream.StreamingReads;
 import io.basalt.table.FileStoreTable;
 import java.util.List;
 import java.util.Objects;
@@ -16,6 +17,7 @@ import org.apache.spark.sql.connector.read.PartitionReaderFactory;
 import org.apache.spark.sql.connector.read.Scan;
 import org.apache.spark.sql.connector.read.Statistics;
 import org.apache.spark.sql.connector.read.SupportsReportStatistics;
+import org.apache.spark.sql.connector.read.streaming.MicroBatchStream;
 import org.apache.spark.sql.types.StructType;
 
 /**
@@ -78,8 +80,24 @@ final class SparkIncrementalScan implements Scan, Batch, SupportsReportStatistic
     return readSchema;
   }
 
+  /** A stream of {@code t$audit_log}: every change with its row kind. */
+  @Override
+  public MicroBatchStream toMicroBatchStream(String checkpointLocation) {
+    if (binlog) {
+      throw new io.basalt.BasaltException(
+          "Streaming reads of "
+              + table.name()
+              + "$binlog are not supported. Fix: stream"
+              + " "
+              + table.name()
+              + "$audit_log, which has the same changes with their row kinds.");
+    }
+    return StreamingReads.start(table, rowKinds);
+  }
+
   @Override
   public Batch toBatch() {
+    StreamingReads.checkBatch(table);
     return this;
   }
 

@@ -11,6 +11,7 @@ import io.basalt.options.Options;
 import io.basalt.options.ReadOptions;
 import io.basalt.predicate.Predicate;
 import io.basalt.spark.SparkTable;
+import io.basalt.spark.stream.StreamingReads;
 import io.basalt.table.DataSplit;
 import io.basalt.table.FileStoreTable;
 import java.util.ArrayList;
@@ -35,6 +36,7 @@ import org.apache.spark.sql.connector.read.SupportsRuntimeV2Filtering;
 import org.apache.spark.sql.connector.read.partitioning.KeyGroupedPartitioning;
 import org.apache.spark.sql.connector.read.partitioning.Partitioning;
 import org.apache.spark.sql.connector.read.partitioning.UnknownPartitioning;
+import org.apache.spark.sql.connector.read.streaming.MicroBatchStream;
 import org.apache.spark.sql.internal.SQLConf;
 import org.apache.spark.sql.sources.Filter;
 import org.apache.spark.sql.types.StructType;
@@ -235,7 +237,13 @@ public final class SparkScan
   }
 
   @Override
+  public MicroBatchStream toMicroBatchStream(String checkpointLocation) {
+    return StreamingReads.start(table, false);
+  }
+
+  @Override
   public Batch toBatch() {
+    StreamingReads.checkBatch(table);
     return this;
   }
 

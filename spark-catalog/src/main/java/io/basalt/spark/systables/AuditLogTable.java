@@ -39,7 +39,7 @@ public final class AuditLogTable implements SupportsRead {
 
   @Override
   public Set<TableCapability> capabilities() {
-    return Set.of(TableCapability.BATCH_READ);
+    return Set.of(TableCapability.BATCH_READ, TableCapability.MICRO_BATCH_READ);
   }
 
   /** The data table's scan (its option precedence included), reading changes with row kinds. */

@@ -122,7 +122,7 @@ final class SparkBatchWrite implements BatchWrite {
     table.newCommit(commitUser).abort(collect(messages), baseSnapshotId);
   }
 
-  private static List<CommitMessage> collect(WriterCommitMessage[] messages) {
+  static List<CommitMessage> collect(WriterCommitMessage[] messages) {
     List<CommitMessage> all = new ArrayList<>();
     for (WriterCommitMessage message : messages) {
       if (message != null) {

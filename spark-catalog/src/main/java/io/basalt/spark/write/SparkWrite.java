@@ -20,6 +20,7 @@ import org.apache.spark.sql.connector.write.BatchWrite;
 import org.apache.spark.sql.connector.write.LogicalWriteInfo;
 import org.apache.spark.sql.connector.write.RequiresDistributionAndOrdering;
 import org.apache.spark.sql.connector.write.Write;
+import org.apache.spark.sql.connector.write.streaming.StreamingWrite;
 
 /**
  * A planned write. It asks Spark to cluster rows by (partition, bucket), so exactly one task writes
@@ -156,6 +157,12 @@ final class SparkWrite implements Write, RequiresDistributionAndOrdering {
     List<SortOrder> ordering = new ArrayList<>(List.of(ordering(table, fixedBuckets())));
     ordering.addAll(NestedUpdateOrder.of(table));
     return ordering.toArray(new SortOrder[0]);
+  }
+
+  @Override
+  public StreamingWrite toStreaming() {
+    StreamingSchemaCheck.check(table, info.schema());
+    return new SparkStreamingWrite(table, info.queryId(), overwrite);
   }
 
   @Override

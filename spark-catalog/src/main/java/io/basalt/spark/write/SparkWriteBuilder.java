@@ -21,9 +21,10 @@ import org.apache.spark.sql.types.StructType;
 
 /**
  * Builds a write: append, overwrite of the partitions a filter selects (static INSERT OVERWRITE,
- * TRUNCATE), or overwrite of the partitions the new rows land in (dynamic mode).
+ * TRUNCATE), or overwrite of the partitions the new rows land in (dynamic mode). A streaming
+ * query's complete output mode is a truncate: each batch replaces the table.
  */
-public final class SparkWriteBuilder
+public class SparkWriteBuilder
     implements WriteBuilder, SupportsOverwriteV2, SupportsDynamicOverwrite, SupportsTruncate {
   private final FileStoreTable table;
   private final LogicalWriteInfo info;

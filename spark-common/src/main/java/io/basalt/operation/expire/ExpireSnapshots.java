@@ -1,6 +1,7 @@
 package io.basalt.operation.expire;
 
 import io.basalt.changelog.ChangelogProducerGuard;
+import io.basalt.consumer.ConsumerManager;
 import io.basalt.fs.DataFilePaths;
 import io.basalt.index.IndexFilePaths;
 import io.basalt.index.IndexManifestEntry;
@@ -10,6 +11,7 @@ import io.basalt.manifest.FileKind;
 import io.basalt.manifest.ManifestEntry;
 import io.basalt.manifest.ManifestFileMeta;
 import io.basalt.manifest.ManifestFiles;
+import io.basalt.options.StreamOptions;
 import io.basalt.snapshot.Snapshot;
 import io.basalt.snapshot.SnapshotManager;
 import io.basalt.snapshot.SnapshotReferences;
@@ -89,6 +91,15 @@ public final class ExpireSnapshots {
       keepFromByMin = Math.min(keepFromByMin, consumed.getAsLong());
     }
     long keepFromByMax = latest.getAsLong() - Math.max(1, retainMax) + 1;
+    // a live streaming consumer still has to read its next snapshot and every later one
+    OptionalLong consumers =
+        new ConsumerManager(table.fileIO(), table.paths())
+            .minNextSnapshot(
+                table.options().getOptional(StreamOptions.CONSUMER_EXPIRATION_TIME).orElse(null),
+                System.currentTimeMillis());
+    if (consumers.isPresent()) {
+      keepFromByMin = Math.min(keepFromByMin, consumers.getAsLong());
+    }
     long end = first; // exclusive end of the expired range
     while (end < keepFromByMin && end - first < maxDeletes) {
       if (end >= keepFromByMax) {

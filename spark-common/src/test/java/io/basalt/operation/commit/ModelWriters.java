@@ -178,7 +178,7 @@ final class ModelWriters {
 
   private void tag(Snapshot base) {
     try {
-      // listing the tags can meet an injected fault too
+      // listing the tags is I/O too: an injected fault may hit it
       List<String> names = table.tagManager().tagNames();
       if (!names.isEmpty() && random.nextBoolean()) {
         table.tagManager().delete(names.get(random.nextInt(names.size())));

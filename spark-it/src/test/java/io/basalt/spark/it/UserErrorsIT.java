@@ -62,14 +62,12 @@ class UserErrorsIT extends SparkTestBase {
   }
 
   @Test
-  void streamingThroughTheDataSourceSaysWhatToDo() {
-    String path = tablePath("ue", "orders").toUri().toString();
-    assertThatThrownBy(() -> spark.readStream().format("paimon").load(path))
-        .hasMessageContaining(
-            "Structured Streaming (spark.readStream or df.writeStream) with format(\"paimon\") is"
-                + " not supported yet")
-        .hasMessageContaining(path)
-        .hasMessageContaining("'incremental-between'");
+  void aStreamingReadOfAMissingPathSaysWhatToDo() {
+    String missing = warehouse.resolve("ue.db").resolve("nope").toUri().toString();
+    assertThatThrownBy(() -> spark.readStream().format("paimon").load(missing))
+        .hasMessageContaining("No Basalt")
+        .hasMessageContaining("nope")
+        .hasMessageNotContaining("__path__");
   }
 
   @Test
