@@ -7,7 +7,7 @@ CREATE DATABASE IF NOT EXISTS seed001;
 USE seed001;
 
 -- Main orders table
--- @pending #16 dynamic bucket mode: the seed sets no 'bucket', so Paimon uses bucket -1
+-- @works (dynamic bucket mode: the seed sets no 'bucket', so Basalt uses -1 as Paimon does)
 CREATE TABLE orders (
   order_id BIGINT PRIMARY KEY NOT ENFORCED,
   user_name STRING,
@@ -21,7 +21,7 @@ CREATE TABLE IF NOT EXISTS orders (
 ) WITH ('bucket' = '1');
 
 -- Sub order table
--- @pending #16 dynamic bucket mode: the seed sets no 'bucket'
+-- @works (dynamic bucket mode: the seed sets no 'bucket', so Basalt uses -1 as Paimon does)
 CREATE TABLE sub_orders (
   order_id BIGINT,
   sub_order_id INT,
@@ -41,7 +41,7 @@ CREATE TABLE IF NOT EXISTS sub_orders (
 -- Wide table
 -- Aggregate sub orders
 -- And deduplicate sub orders based on sub_order_id
--- @pending #16 dynamic bucket mode: the seed sets no 'bucket'
+-- @works (dynamic bucket mode: the seed sets no 'bucket', so Basalt uses -1 as Paimon does)
 CREATE TABLE order_wide (
   order_id BIGINT PRIMARY KEY NOT ENFORCED,
   user_name STRING,
@@ -100,7 +100,7 @@ SELECT order_id, user_name, address,
 FROM order_wide;
 
 -- Sequence groups
--- @pending #16 dynamic bucket mode: the seed sets no 'bucket'
+-- @works (dynamic bucket mode: the seed sets no 'bucket', so Basalt uses -1 as Paimon does)
 CREATE TABLE T (
   k INT,
   a STRING,
@@ -144,7 +144,7 @@ SELECT * FROM T;
 -- Table widening with aggregation
 -- @setup
 DROP TABLE T;
--- @pending #16 dynamic bucket mode: the seed sets no 'bucket'
+-- @works (dynamic bucket mode: the seed sets no 'bucket', so Basalt uses -1 as Paimon does)
 CREATE TABLE T (
   k INT,
   a STRING,

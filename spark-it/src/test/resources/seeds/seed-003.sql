@@ -94,7 +94,7 @@ SELECT * FROM paimon_incremental_to_auto_tag('tableName', '2024-12-04');
 -- @works
 SET spark.paimon.read.repartition-large-blob-scan.enabled = true;
 
--- @pending #16 dynamic bucket mode: the seed sets no 'bucket'
+-- @works (dynamic bucket mode: the seed sets no 'bucket', so Basalt uses -1 as Paimon does)
 CREATE TABLE orders (
 catalog_id BIGINT,
 order_id BIGINT,

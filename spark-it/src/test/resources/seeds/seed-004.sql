@@ -111,5 +111,5 @@ ALTER TABLE paimon_orders SET (
 -- 创建每日 tag，保留 7 天
 -- @works
 CALL sys.create_tag(`table` => 'db.paimon_orders', tag => 'dt-20261001');
--- @pending #18 expire_tags expire_time (issue 18 item 3)
+-- @works
 CALL sys.expire_tags(`table` => 'db.paimon_orders', expire_time => '7 d');

@@ -111,7 +111,8 @@ final class HashIndexCheck {
               message.compactBefore(),
               message.compactAfter(),
               ofType(message.newIndexFiles(), false),
-              ofType(message.deletedIndexFiles(), false)));
+              ofType(message.deletedIndexFiles(), false),
+              message.changelogFiles()));
     }
     return rest;
   }
