@@ -205,6 +205,8 @@ public final class FileStoreCommit {
       return OptionalLong.empty();
     }
     CommitLoop.IndexUpdate hashIndex = hashIndexUpdate(messages);
+    // the HASH index lands with the OVERWRITE; the promotion after it must not commit it again
+    List<CommitMessage> promotions = HashIndexCheck.withoutHashChanges(messages);
     OptionalLong overwritten =
         loop.run(
             CommitKind.OVERWRITE,
@@ -230,10 +232,10 @@ public final class FileStoreCommit {
             hashIndex,
             CommitChanges.changelog(messages));
     // the writers' level-0 promotion (deletion vectors, first-row) makes the new rows visible
-    if (!CommitChanges.hasCompaction(messages)) {
+    if (!CommitChanges.hasCompaction(promotions)) {
       return afterCommit(overwritten);
     }
-    OptionalLong compacted = compactionAfterAppend(messages, identifier);
+    OptionalLong compacted = compactionAfterAppend(promotions, identifier);
     return afterCommit(compacted.isPresent() ? compacted : overwritten);
   }
 

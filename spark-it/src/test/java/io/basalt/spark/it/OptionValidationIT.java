@@ -46,7 +46,7 @@ class OptionValidationIT extends SparkTestBase {
                         + " 'bucket' = '1', 'changelog-producer' = 'lokup')"))
         .hasMessageContaining(
             "Invalid value 'lokup' for option 'changelog-producer' on table ov.typo: expected one"
-                + " of none, input, full-compaction, lookup. Did you mean 'lookup'?");
+                + " of none, input, lookup, full-compaction (did you mean 'lookup'?)");
     assertThat(rows("SHOW TABLES IN ov LIKE 'typo'")).isEmpty();
   }
 
