@@ -1,12 +1,16 @@
 package io.basalt.operation.stream;
 
 import io.basalt.BasaltException;
+import io.basalt.changelog.ChangelogProducerGuard;
 import io.basalt.manifest.DataFileMeta;
 import io.basalt.manifest.FileKind;
 import io.basalt.manifest.ManifestEntry;
 import io.basalt.manifest.ManifestFileMeta;
 import io.basalt.manifest.ManifestFiles;
+import io.basalt.operation.incremental.IncrementalRange;
+import io.basalt.operation.incremental.IncrementalScan;
 import io.basalt.operation.incremental.IncrementalSplit;
+import io.basalt.options.ChangelogOptions;
 import io.basalt.options.StreamOptions;
 import io.basalt.snapshot.CommitKind;
 import io.basalt.snapshot.Snapshot;
@@ -45,8 +49,9 @@ public final class StreamSplits {
 
   /**
    * The changes {@code snapshot} made, one split per bucket: from its changelog manifest list when
-   * it has one, else its delta files (each read with its rows' own kinds). COMPACT snapshots change
-   * no rows; OVERWRITE snapshots count only with {@code streaming-read-overwrite}.
+   * it has one (and the table's producer writes it), else its delta files (each read with its rows'
+   * own kinds). COMPACT snapshots change no rows; OVERWRITE snapshots count only with {@code
+   * streaming-read-overwrite}.
    */
   public List<IncrementalSplit> changes(Snapshot snapshot) {
     if (snapshot.commitKind() == CommitKind.COMPACT
@@ -60,18 +65,35 @@ public final class StreamSplits {
   }
 
   /**
-   * The seam for changelog producers: a snapshot with changelog files streams them, not its delta
-   * files. Their rows carry complete row kinds but may hold one key several times (-U then +U), so
-   * they need a read that does not merge keys, which this version does not have yet.
+   * The snapshot's changelog files, one split per bucket, read as written (a key may come several
+   * times, e.g. -U then +U). Only the {@code input} producer's files are streamed: the lookup and
+   * full-compaction producers are not built, so their changelog is left to Paimon; a table without
+   * producer never reads changelog files, as in Paimon.
    */
   private List<IncrementalSplit> changelogSplits(Snapshot snapshot) {
-    throw new BasaltException(
-        String.format(
-            "Streaming read of table %s: snapshot %s has changelog files (changelog-producer),"
-                + " which this Basalt version cannot stream yet; nothing was read. Fix: read"
-                + " the table with Apache Paimon, or start after this snapshot ('scan.mode' ="
-                + " 'from-snapshot', 'scan.snapshot-id' = '%s').",
-            table.name(), snapshot.id(), snapshot.id() + 1));
+    String producer = ChangelogProducerGuard.producer(table.options());
+    if (ChangelogOptions.NONE.equals(producer)) {
+      return deltaSplits(snapshot);
+    }
+    if (!ChangelogOptions.INPUT.equals(producer)) {
+      throw new BasaltException(
+          String.format(
+              "Streaming read of table %s: snapshot %s has changelog files of '%s' = '%s', which"
+                  + " this Basalt version cannot stream yet (it streams those of '%s'); nothing"
+                  + " was read. Fix: read the table with Apache Paimon, or start after this"
+                  + " snapshot ('scan.mode' = 'from-snapshot', 'scan.snapshot-id' = '%s').",
+              table.name(),
+              snapshot.id(),
+              ChangelogProducerGuard.OPTION,
+              producer,
+              ChangelogOptions.INPUT,
+              snapshot.id() + 1));
+    }
+    // the incremental changelog read of the one-snapshot range (id - 1, id]
+    return new IncrementalScan(table)
+        .plan(
+            new IncrementalRange(
+                IncrementalRange.Mode.CHANGELOG, snapshot.id() - 1, null, snapshot));
   }
 
   private List<IncrementalSplit> deltaSplits(Snapshot snapshot) {

@@ -70,7 +70,10 @@ public final class StreamStart {
   /**
    * Refuses a streaming read whose changes would carry wrong row kinds: partial-update and
    * aggregation tables write partial rows, so only a producer that looks up the merged row
-   * (Paimon's {@code lookup} or {@code full-compaction}) can tell what changed.
+   * (Paimon's {@code lookup} or {@code full-compaction}) can tell what changed. The {@code input}
+   * producer does not help: its changelog holds the partial rows as written. (Paimon streams them
+   * anyway, as "input records only"; Basalt refuses rather than give rows that are not the
+   * table's.)
    *
    * @throws BasaltException naming the table, its merge engine and the fix
    */
@@ -83,14 +86,20 @@ public final class StreamStart {
     if (engine.mergesWithOldValue()
         && !producer.equalsIgnoreCase("lookup")
         && !producer.equalsIgnoreCase("full-compaction")) {
+      String why =
+          producer.equalsIgnoreCase("input")
+              ? "its 'input' changelog holds the partial rows as written, not the merged rows"
+              : "without a changelog producer the stream cannot give the merged rows";
       throw new BasaltException(
           String.format(
-              "Cannot stream table %s: its merge engine '%s' stores partial rows, so without a"
-                  + " changelog producer the stream cannot give correct row kinds"
-                  + " ('%s' = '%s'). Fix: ALTER TABLE %s SET TBLPROPERTIES ('%s' = 'lookup') (or"
-                  + " 'full-compaction'), or read it in batch.",
+              "Cannot stream table %s: its merge engine '%s' stores partial rows and %s, so the"
+                  + " stream cannot give correct row kinds ('%s' = '%s'). Fix: read it in batch,"
+                  + " or write and stream it with Apache Paimon after ALTER TABLE %s SET"
+                  + " TBLPROPERTIES ('%s' = 'lookup') (or 'full-compaction'), producers Basalt"
+                  + " does not write yet.",
               table.name(),
               engine.kind().value(),
+              why,
               ChangelogProducerGuard.OPTION,
               producer,
               table.name(),

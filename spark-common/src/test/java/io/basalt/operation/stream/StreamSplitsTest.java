@@ -49,7 +49,7 @@ class StreamSplitsTest {
   }
 
   @Test
-  void snapshotWithChangelogFilesStopsTheStreamWithTheFix() {
+  void changelogOfAProducerNotBuiltStopsTheStreamWithTheFix() {
     FileStoreTable table = table(Map.of());
     TestTables.upsert(table, Map.of(1L, "a"));
     Snapshot plain = table.snapshotManager().snapshot(1);
@@ -77,10 +77,59 @@ class StreamSplitsTest {
             plain.statistics(),
             plain.properties(),
             plain.nextRowId());
-    assertThatThrownBy(() -> new StreamSplits(table).changes(withChangelog))
+    FileStoreTable lookup = table.copyWithOptions(Map.of("changelog-producer", "lookup"));
+    assertThatThrownBy(() -> new StreamSplits(lookup).changes(withChangelog))
         .isInstanceOf(BasaltException.class)
-        .hasMessageContaining("snapshot 1 has changelog files")
+        .hasMessageContaining(
+            "snapshot 1 has changelog files of 'changelog-producer' = 'lookup', which this Basalt"
+                + " version cannot stream yet")
         .hasMessageContaining("'scan.snapshot-id' = '2'");
+    // a table without producer reads its delta files, as Paimon does
+    assertThat(new StreamSplits(table).changes(withChangelog))
+        .singleElement()
+        .matches(split -> !split.changelog());
+  }
+
+  @Test
+  void inputProducerSnapshotsStreamTheirChangelogFilesPerBucket() {
+    FileStoreTable table =
+        TestTables.create(
+            dir.resolve("input"),
+            true,
+            List.of(),
+            Map.of("bucket", "2", "changelog-producer", "input", "write-only", "true"));
+    TestTables.upsert(table, Map.of(1L, "a", 2L, "b", 3L, "c"));
+    TestTables.upsert(table, Map.of(1L, "a2"));
+    StreamSplits splits = new StreamSplits(table);
+    Snapshot first = table.snapshotManager().snapshot(1);
+    assertThat(first.changelogManifestList()).isNotNull();
+    List<IncrementalSplit> changes = splits.changes(first);
+    assertThat(changes).allMatch(IncrementalSplit::changelog);
+    assertThat(changes.stream().mapToInt(IncrementalSplit::bucket).sorted().toArray())
+        .containsExactly(0, 1);
+    assertThat(changes.stream().mapToLong(IncrementalSplit::rowCount).sum()).isEqualTo(3);
+    // the second snapshot's split holds its own changelog file only
+    List<IncrementalSplit> second = splits.changes(table.snapshotManager().snapshot(2));
+    assertThat(second).singleElement().matches(IncrementalSplit::changelog);
+    assertThat(second.get(0).rowCount()).isEqualTo(1);
+    // planning twice gives the same order: a position means the same split
+    assertThat(splits.changes(first)).isEqualTo(changes);
+  }
+
+  @Test
+  void partialUpdateWithTheInputProducerIsRefusedWithTheFix() {
+    FileStoreTable table =
+        TestTables.create(
+            dir.resolve("partial"),
+            true,
+            List.of(),
+            Map.of("bucket", "1", "merge-engine", "partial-update", "changelog-producer", "input"));
+    assertThatThrownBy(() -> StreamStart.checkStreamable(table))
+        .isInstanceOf(BasaltException.class)
+        .hasMessageContaining("merge engine 'partial-update'")
+        .hasMessageContaining("its 'input' changelog holds the partial rows as written")
+        .hasMessageContaining("('changelog-producer' = 'input')")
+        .hasMessageContaining("SET TBLPROPERTIES ('changelog-producer' = 'lookup')");
   }
 
   @Test
