@@ -70,9 +70,28 @@ public final class IncrementalRead implements Serializable {
     for (DataFileMeta file : files.files()) {
       changes.add(new FileChange(files, file, null));
     }
+    return changesOf(new FileChanges(changes, read, kvType), layout);
+  }
+
+  private DataType[] types() {
+    DataType[] types = new DataType[readType.size()];
+    for (int i = 0; i < types.length; i++) {
+      types[i] = readType.fields()[i].dataType();
+    }
+    return types;
+  }
+
+  /** The split's files merged per key, retractions kept. */
+  private ChangeIterator keyedMerge(IncrementalSplit split) {
+    SplitRead read = table.newRead(readType);
+    KeyValueLayout layout = new KeyValueLayout(table.schema());
+    return changesOf(read.readKeyValues(split.after().get(0), true), layout);
+  }
+
+  /** Key-value rows as changes: each row's kind from its kind column, the table columns as it. */
+  private ChangeIterator changesOf(CloseableIterator<InternalRow> rows, KeyValueLayout layout) {
     ProjectedRow view = ProjectedRow.offset(types(), layout.valueOffset());
     int kindIndex = layout.kindIndex();
-    FileChanges rows = new FileChanges(changes, read, kvType);
     return new ChangeIterator() {
       private RowKind kind;
 
@@ -96,48 +115,6 @@ public final class IncrementalRead implements Serializable {
       @Override
       public void close() {
         rows.close();
-      }
-    };
-  }
-
-  private DataType[] types() {
-    DataType[] types = new DataType[readType.size()];
-    for (int i = 0; i < types.length; i++) {
-      types[i] = readType.fields()[i].dataType();
-    }
-    return types;
-  }
-
-  /** The split's files merged per key, retractions kept. */
-  private ChangeIterator keyedMerge(IncrementalSplit split) {
-    SplitRead read = table.newRead(readType);
-    KeyValueLayout layout = new KeyValueLayout(table.schema());
-    MergeIterator merged = read.readKeyValues(split.after().get(0), true);
-    ProjectedRow view = ProjectedRow.offset(types(), layout.valueOffset());
-    int kindIndex = layout.kindIndex();
-    return new ChangeIterator() {
-      private RowKind kind;
-
-      @Override
-      public RowKind kind() {
-        return kind;
-      }
-
-      @Override
-      public boolean hasNext() {
-        return merged.hasNext();
-      }
-
-      @Override
-      public InternalRow next() {
-        InternalRow row = merged.next();
-        kind = KINDS[row.getByte(kindIndex)];
-        return view.replace(row);
-      }
-
-      @Override
-      public void close() {
-        merged.close();
       }
     };
   }
