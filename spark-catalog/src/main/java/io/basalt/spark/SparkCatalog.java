@@ -10,12 +10,9 @@ import io.basalt.table.FileStoreTable;
 import io.basalt.table.TableNotFoundException;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.Path;
 import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.catalyst.analysis.NamespaceAlreadyExistsException;
@@ -62,7 +59,7 @@ public class SparkCatalog
   private static final int ALTER_ATTEMPTS = 5;
 
   private String name;
-  private Path warehouse;
+  private Warehouse warehouse;
   private FileIO fileIO;
 
   @Override
@@ -80,8 +77,8 @@ public class SparkCatalog
               catalogName, catalogName, WAREHOUSE));
     }
     Path path = new Path(location);
-    this.warehouse = fileIO.fileSystem(path).makeQualified(path);
-    fileIO.mkdirs(databaseDir(DEFAULT_DATABASE));
+    this.warehouse = new Warehouse(fileIO, fileIO.fileSystem(path).makeQualified(path));
+    warehouse.createDatabase(DEFAULT_DATABASE);
   }
 
   @Override
@@ -102,14 +99,9 @@ public class SparkCatalog
 
   @Override
   public String[][] listNamespaces() {
-    List<String[]> namespaces = new ArrayList<>();
-    for (FileStatus status : fileIO.list(warehouse)) {
-      String dir = status.getPath().getName();
-      if (status.isDirectory() && dir.endsWith(".db")) {
-        namespaces.add(new String[] {dir.substring(0, dir.length() - 3)});
-      }
-    }
-    return namespaces.toArray(new String[0][]);
+    return warehouse.databases().stream()
+        .map(database -> new String[] {database})
+        .toArray(String[][]::new);
   }
 
   @Override
@@ -123,7 +115,7 @@ public class SparkCatalog
 
   @Override
   public boolean namespaceExists(String[] namespace) {
-    return namespace.length == 1 && fileIO.exists(databaseDir(namespace[0]));
+    return namespace.length == 1 && warehouse.databaseExists(namespace[0]);
   }
 
   @Override
@@ -140,7 +132,7 @@ public class SparkCatalog
     if (namespaceExists(namespace)) {
       throw new NamespaceAlreadyExistsException(namespace);
     }
-    fileIO.mkdirs(databaseDir(namespace[0]));
+    warehouse.createDatabase(namespace[0]);
   }
 
   @Override
@@ -158,7 +150,7 @@ public class SparkCatalog
     if (!cascade && listTables(namespace).length > 0) {
       throw new NonEmptyNamespaceException(namespace);
     }
-    return fileIO.delete(databaseDir(namespace[0]), true);
+    return warehouse.dropDatabase(namespace[0]);
   }
 
   // ---- tables -----------------------------------------------------------------------------
@@ -166,13 +158,9 @@ public class SparkCatalog
   @Override
   public Identifier[] listTables(String[] namespace) throws NoSuchNamespaceException {
     checkNamespace(namespace);
-    List<Identifier> tables = new ArrayList<>();
-    for (FileStatus status : fileIO.list(databaseDir(namespace[0]))) {
-      if (status.isDirectory() && fileIO.exists(new Path(status.getPath(), "schema"))) {
-        tables.add(Identifier.of(namespace, status.getPath().getName()));
-      }
-    }
-    return tables.toArray(new Identifier[0]);
+    return warehouse.tables(namespace[0]).stream()
+        .map(table -> Identifier.of(namespace, table))
+        .toArray(Identifier[]::new);
   }
 
   @Override
@@ -469,13 +457,9 @@ public class SparkCatalog
 
   // ---- paths ------------------------------------------------------------------------------
 
-  private Path databaseDir(String database) {
-    return new Path(warehouse, database + ".db");
-  }
-
   /** The directory of table {@code ident}. */
   public Path tablePath(Identifier ident) {
-    return new Path(databaseDir(ident.namespace()[0]), ident.name());
+    return warehouse.tablePath(ident.namespace()[0], ident.name());
   }
 
   private static String tableName(Identifier ident) {

@@ -146,32 +146,9 @@ public final class SparkScan
       TableScan scan = table.newScan().withFilter(filter).withBucketFilter(bucketFilter);
       // time travel: VERSION/TIMESTAMP AS OF pin the table through these read options
       table.timeTravelSnapshot().ifPresent(scan::withSnapshot);
-      plan = applyLimit(scan.plan());
+      plan = ScanLimit.keep(scan.plan(), filter == null ? limit : -1);
     }
     return plan;
-  }
-
-  /**
-   * Keeps only the splits a LIMIT needs when every split reads rows one to one from its files (no
-   * merge, no deletion vectors, no filter), so file row counts are exact.
-   */
-  private TableScan.Plan applyLimit(TableScan.Plan full) {
-    if (limit < 0 || filter != null) {
-      return full;
-    }
-    List<DataSplit> kept = new ArrayList<>();
-    long rows = 0;
-    for (DataSplit split : full.splits()) {
-      if (!split.rawConvertible() || split.hasDeletionVectors()) {
-        return full;
-      }
-      if (rows >= limit) {
-        continue;
-      }
-      kept.add(split);
-      rows += split.rowCount();
-    }
-    return new TableScan.Plan(full.snapshot(), kept, full.metrics());
   }
 
   /**

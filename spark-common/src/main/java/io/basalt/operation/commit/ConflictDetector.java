@@ -1,5 +1,6 @@
 package io.basalt.operation.commit;
 
+import io.basalt.BasaltException;
 import io.basalt.data.BinaryRow;
 import io.basalt.data.BinaryRowCodec;
 import io.basalt.data.RowComparator;
@@ -147,5 +148,27 @@ final class ConflictDetector {
         }
       }
     }
+  }
+
+  /**
+   * Refuses to commit files written for columns that an ALTER TABLE changed since the write
+   * started: a compaction in such a write would rewrite newer files without the newer columns.
+   * Option-only changes are fine. The caller aborts, which deletes the new files.
+   *
+   * @throws BasaltException naming the table and both schema ids
+   */
+  void checkColumnsUnchanged() {
+    table
+        .schemaManager()
+        .latest()
+        .filter(latest -> !latest.fields().equals(table.schema().fields()))
+        .ifPresent(
+            latest -> {
+              throw new BasaltException(
+                  String.format(
+                      "The columns of table %s changed (schema %s to schema %s) while this write"
+                          + " ran; nothing was committed. Fix: run the write again.",
+                      table.name(), table.schema().id(), latest.id()));
+            });
   }
 }

@@ -1,6 +1,5 @@
 package io.basalt.operation.commit;
 
-import io.basalt.BasaltException;
 import io.basalt.data.BinaryRow;
 import io.basalt.manifest.ManifestEntry;
 import io.basalt.operation.maintenance.PostCommitActions;
@@ -81,7 +80,7 @@ public final class FileStoreCommit {
    *     this (user, identifier) was committed before
    */
   public OptionalLong commit(List<CommitMessage> messages, long identifier) {
-    checkColumnsUnchanged();
+    detector.checkColumnsUnchanged();
     List<ManifestEntry> adds = CommitChanges.adds(messages);
     // the keys' HASH index lands with the keys, in the APPEND snapshot
     CommitLoop.IndexUpdate hashIndex = hashIndexUpdate(messages);
@@ -145,7 +144,7 @@ public final class FileStoreCommit {
    * output files are deleted and the exception is thrown; nothing is committed.
    */
   public OptionalLong commitCompaction(List<CommitMessage> messages, long identifier) {
-    checkColumnsUnchanged();
+    detector.checkColumnsUnchanged();
     return afterCommit(commitCompactionOnly(messages, identifier));
   }
 
@@ -199,7 +198,7 @@ public final class FileStoreCommit {
       boolean dynamic,
       List<CommitMessage> messages,
       long identifier) {
-    checkColumnsUnchanged();
+    detector.checkColumnsUnchanged();
     List<ManifestEntry> adds = CommitChanges.adds(messages);
     if (dynamic && adds.isEmpty()) {
       return OptionalLong.empty();
@@ -359,28 +358,6 @@ public final class FileStoreCommit {
           e);
     }
     return committed;
-  }
-
-  /**
-   * Refuses to commit files written for columns that an ALTER TABLE changed since the write
-   * started: a compaction in such a write would rewrite newer files without the newer columns.
-   * Option-only changes are fine. The caller aborts, which deletes the new files.
-   *
-   * @throws BasaltException naming the table and both schema ids
-   */
-  private void checkColumnsUnchanged() {
-    table
-        .schemaManager()
-        .latest()
-        .filter(latest -> !latest.fields().equals(table.schema().fields()))
-        .ifPresent(
-            latest -> {
-              throw new BasaltException(
-                  String.format(
-                      "The columns of table %s changed (schema %s to schema %s) while this write"
-                          + " ran; nothing was committed. Fix: run the write again.",
-                      table.name(), table.schema().id(), latest.id()));
-            });
   }
 
   /**
