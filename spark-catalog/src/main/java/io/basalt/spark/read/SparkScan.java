@@ -17,6 +17,7 @@ import io.basalt.table.FileStoreTable;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.OptionalLong;
 import java.util.Set;
 import javax.annotation.Nullable;
 import org.apache.spark.sql.connector.expressions.Expressions;
@@ -101,7 +102,24 @@ public final class SparkScan
    */
   private final boolean sparkMayMergeKeys;
 
+  private static final Statistics UNKNOWN_STATISTICS =
+      new Statistics() {
+        @Override
+        public OptionalLong sizeInBytes() {
+          return OptionalLong.empty();
+        }
+
+        @Override
+        public OptionalLong numRows() {
+          return OptionalLong.empty();
+        }
+      };
+
   private TableScan.Plan plan;
+
+  /** Set once Spark streams this scan: its start options need not name a batch snapshot. */
+  private boolean streaming;
+
   private Boolean columnar;
   private BucketGrouping grouping;
   private BucketGrouping.Layout layout;
@@ -215,6 +233,7 @@ public final class SparkScan
 
   @Override
   public MicroBatchStream toMicroBatchStream(String checkpointLocation) {
+    streaming = true;
     return StreamingReads.start(table, false);
   }
 
@@ -329,6 +348,9 @@ public final class SparkScan
   /** What planning did, shown in the SQL UI and {@code QueryExecution} metrics. */
   @Override
   public CustomTaskMetric[] reportDriverMetrics() {
+    if (streaming) {
+      return new CustomTaskMetric[0]; // each micro-batch plans its own splits, not this batch plan
+    }
     ScanMetrics metrics = plan().metrics();
     return new CustomTaskMetric[] {
       ColumnarSplitsMetric.taskValue(PlanningMetrics.FilesPlanned.NAME, metrics.filesPlanned()),
@@ -341,6 +363,9 @@ public final class SparkScan
 
   @Override
   public Statistics estimateStatistics() {
+    if (streaming) {
+      return UNKNOWN_STATISTICS; // a micro-batch's size is its changes', not the table's
+    }
     long rows = 0;
     long bytes = 0;
     for (DataSplit split : plan().splits()) {
@@ -352,6 +377,11 @@ public final class SparkScan
 
   @Override
   public String description() {
+    if (streaming) {
+      return String.format(
+          "BasaltStreamScan(%s, columns=[%s])",
+          table.name(), String.join(", ", readSchema.fieldNames()));
+    }
     return String.format(
         "BasaltScan(%s, columns=[%s], filters=[%s], buckets=[%s], splits=%s, columnar=%s, %s)",
         table.name(),
@@ -365,6 +395,9 @@ public final class SparkScan
 
   @Override
   public boolean equals(Object o) {
+    if (o == this) {
+      return true; // without planning: a streaming scan's start options need not name a batch
+    }
     return o instanceof SparkScan other
         && table.name().equals(other.table.name())
         && table.paths().toString().equals(other.table.paths().toString())
@@ -373,7 +406,8 @@ public final class SparkScan
         && Objects.equals(String.valueOf(bucketFilter), String.valueOf(other.bucketFilter))
         && groupingRequested == other.groupingRequested
         && v2Bucketing == other.v2Bucketing
-        && snapshotId() == other.snapshotId();
+        && streaming == other.streaming
+        && (streaming || snapshotId() == other.snapshotId());
   }
 
   private long snapshotId() {

@@ -199,9 +199,14 @@ public final class SparkMicroBatchStream
     recordConsumer(((StreamOffset) end).position());
   }
 
-  /** Records that the consumer still needs the snapshot {@code position} is in, and later ones. */
+  /**
+   * Records that the consumer still needs the snapshot {@code position} is in, and later ones. A
+   * position inside a full read is not recorded: the consumer file holds only a snapshot id, which
+   * a new query would resume as that snapshot's changes, losing the rest of the full read; the
+   * consumer keeps its previous record (or none, so a new query starts the full read again).
+   */
   private void recordConsumer(StreamPosition position) {
-    if (consumerId != null) {
+    if (consumerId != null && !position.full()) {
       new ConsumerManager(table.fileIO(), table.paths()).record(consumerId, position.snapshotId());
     }
   }

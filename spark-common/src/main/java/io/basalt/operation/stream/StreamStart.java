@@ -55,8 +55,8 @@ public final class StreamStart {
           return new StreamPosition(tagged.id(), 0, full);
         }
         long id = requiredSnapshotId(table, mode);
-        // the start snapshot must still exist; a future one is waited for
-        if (!latest.isPresent() || id <= latest.getAsLong()) {
+        // the start snapshot must still exist; a future one (also on an empty table) is waited for
+        if (latest.isPresent() && id <= latest.getAsLong()) {
           table.timeTravel().snapshot(id);
         }
         return new StreamPosition(id, 0, full);
@@ -68,11 +68,12 @@ public final class StreamStart {
   }
 
   /**
-   * Refuses a streaming read whose changes would carry wrong row kinds: partial-update and
-   * aggregation tables write partial rows, so only a producer that looks up the merged row
-   * (Paimon's {@code lookup} or {@code full-compaction}) can tell what changed. The {@code input}
-   * producer does not help: its changelog holds the partial rows as written. (Paimon streams them
-   * anyway, as "input records only"; Basalt refuses rather than give rows that are not the
+   * Refuses a streaming read whose changes would carry wrong row kinds, as Paimon does:
+   * partial-update and aggregation tables write partial rows, and a first-row table writes every
+   * later duplicate of a key although only the first counts, so only a producer that looks up the
+   * merged row (Paimon's {@code lookup} or {@code full-compaction}) can tell what changed. The
+   * {@code input} producer does not help: its changelog holds the rows as written. (Paimon streams
+   * those anyway, as "input records only"; Basalt refuses rather than give rows that are not the
    * table's.)
    *
    * @throws BasaltException naming the table, its merge engine and the fix
@@ -83,22 +84,24 @@ public final class StreamStart {
     }
     MergeEngine engine = MergeEngine.of(table);
     String producer = table.options().raw(ChangelogProducerGuard.OPTION).orElse("none").trim();
-    if (engine.mergesWithOldValue()
-        && !producer.equalsIgnoreCase("lookup")
-        && !producer.equalsIgnoreCase("full-compaction")) {
+    boolean mergedRows =
+        producer.equalsIgnoreCase("lookup") || producer.equalsIgnoreCase("full-compaction");
+    if ((engine.mergesWithOldValue() || engine.keepsOldest()) && !mergedRows) {
       String why =
           producer.equalsIgnoreCase("input")
-              ? "its 'input' changelog holds the partial rows as written, not the merged rows"
+              ? "its 'input' changelog holds the rows as written, not the merged rows"
               : "without a changelog producer the stream cannot give the merged rows";
+      String stores =
+          engine.keepsOldest() ? "keeps only the first row of a key" : "stores partial rows";
       throw new BasaltException(
           String.format(
-              "Cannot stream table %s: its merge engine '%s' stores partial rows and %s, so the"
-                  + " stream cannot give correct row kinds ('%s' = '%s'). Fix: read it in batch,"
-                  + " or write and stream it with Apache Paimon after ALTER TABLE %s SET"
-                  + " TBLPROPERTIES ('%s' = 'lookup') (or 'full-compaction'), producers Basalt"
-                  + " does not write yet.",
+              "Cannot stream table %s: its merge engine '%s' %s and %s, so the stream cannot give"
+                  + " correct row kinds ('%s' = '%s'). Fix: read it in batch, or write and stream it"
+                  + " with Apache Paimon after ALTER TABLE %s SET TBLPROPERTIES ('%s' = 'lookup')"
+                  + " (or 'full-compaction'), producers Basalt does not write yet.",
               table.name(),
               engine.kind().value(),
+              stores,
               why,
               ChangelogProducerGuard.OPTION,
               producer,

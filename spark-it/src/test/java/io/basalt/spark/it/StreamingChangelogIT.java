@@ -300,7 +300,7 @@ class StreamingChangelogIT extends SparkTestBase {
     assertThatThrownBy(() -> run("partial", reader().table("scl.partial")))
         .hasStackTraceContaining("Cannot stream table")
         .hasStackTraceContaining("'partial-update'")
-        .hasStackTraceContaining("its 'input' changelog holds the partial rows as written")
+        .hasStackTraceContaining("its 'input' changelog holds the rows as written")
         .hasStackTraceContaining("SET TBLPROPERTIES ('changelog-producer' = 'lookup')");
     sql(
         "CREATE TABLE scl.agg (id INT, v INT) TBLPROPERTIES ('primary-key' = 'id', 'bucket' ="
@@ -308,6 +308,6 @@ class StreamingChangelogIT extends SparkTestBase {
             + " 'changelog-producer' = 'input')");
     assertThatThrownBy(() -> run("agg", reader().table("scl.`agg$audit_log`")))
         .hasStackTraceContaining("'aggregation'")
-        .hasStackTraceContaining("its 'input' changelog holds the partial rows as written");
+        .hasStackTraceContaining("its 'input' changelog holds the rows as written");
   }
 }

@@ -318,8 +318,10 @@ class StreamingSourceIT extends SparkTestBase {
         "CREATE TABLE src.consumed (id INT) TBLPROPERTIES ('snapshot.num-retained.min' = '1',"
             + " 'snapshot.num-retained.max' = '1')");
     sql("INSERT INTO src.consumed VALUES (1)");
-    assertThat(flat(run("consumer", reader("consumer-id", "job-1").table("src.consumed"))))
-        .containsExactly("1");
+    String[] options = {
+      "consumer-id", "job-1", "scan.mode", "from-snapshot", "scan.snapshot-id", "1"
+    };
+    assertThat(flat(run("consumer", reader(options).table("src.consumed")))).containsExactly("1");
     // the start is recorded; Spark confirms a batch when it plans the next one
     Path consumer = tablePath("src", "consumed").resolve("consumer").resolve("consumer-job-1");
     assertThat(Files.readString(consumer)).isEqualTo("{\"nextSnapshot\":1}");
@@ -328,15 +330,53 @@ class StreamingSourceIT extends SparkTestBase {
     // retention alone would keep snapshot 3 only; the consumer still needs all three
     assertThat(rows("SELECT snapshot_id FROM src.`consumed$snapshots`"))
         .containsExactly("1", "2", "3");
-    assertThat(flat(run("consumer", reader("consumer-id", "job-1").table("src.consumed"))))
+    assertThat(flat(run("consumer", reader(options).table("src.consumed"))))
         .containsExactly("2", "3");
     assertThat(Files.readString(consumer)).isEqualTo("{\"nextSnapshot\":2}");
     sql("INSERT INTO src.consumed VALUES (4)");
     assertThat(rows("SELECT snapshot_id FROM src.`consumed$snapshots`"))
         .containsExactly("2", "3", "4");
     // a new query with the same consumer id and no checkpoint starts where the consumer stands
-    assertThat(flat(run("consumer_again", reader("consumer-id", "job-1").table("src.consumed"))))
+    // (the last batch of the previous run was never confirmed: at-least-once)
+    assertThat(flat(run("consumer_again", reader(options).table("src.consumed"))))
         .containsExactly("2", "3", "4");
+  }
+
+  @Test
+  void aConsumerIsNotRecordedInsideAFullReadSoANewQueryNeverSkipsIt() throws Exception {
+    sql("CREATE TABLE src.full_consumed (id INT, v STRING) TBLPROPERTIES ('primary-key' = 'id')");
+    sql("INSERT INTO src.full_consumed VALUES (1, 'a'), (2, 'b')");
+    sql("UPDATE src.full_consumed SET v = 'c' WHERE id = 1");
+    // latest-full: the rows of snapshot 2, not only its change
+    assertThat(
+            flat(run("full_consumer", reader("consumer-id", "job-2").table("src.full_consumed"))))
+        .containsExactly("1,c", "2,b");
+    Path consumer = tablePath("src", "full_consumed").resolve("consumer").resolve("consumer-job-2");
+    // recording snapshot 2 would make a new query resume at its change (1,c) and lose (2,b)
+    assertThat(consumer).doesNotExist();
+    assertThat(
+            flat(
+                run(
+                    "full_consumer_again",
+                    reader("consumer-id", "job-2").table("src.full_consumed"))))
+        .containsExactly("1,c", "2,b");
+    sql("INSERT INTO src.full_consumed VALUES (3, 'd')");
+    // the checkpointed query confirms its full read when it plans the next batch
+    assertThat(
+            flat(run("full_consumer", reader("consumer-id", "job-2").table("src.full_consumed"))))
+        .containsExactly("3,d");
+    assertThat(Files.readString(consumer)).isEqualTo("{\"nextSnapshot\":3}");
+  }
+
+  @Test
+  void fromSnapshotOnAnEmptyTableWaitsForIt() throws Exception {
+    sql("CREATE TABLE src.empty_start (id INT)");
+    String[] options = {"scan.mode", "from-snapshot", "scan.snapshot-id", "1"};
+    assertThat(flat(run("empty_start", reader(options).table("src.empty_start")))).isEmpty();
+    sql("INSERT INTO src.empty_start VALUES (1)");
+    sql("INSERT INTO src.empty_start VALUES (2)");
+    assertThat(flat(run("empty_start", reader(options).table("src.empty_start"))))
+        .containsExactly("1", "2");
   }
 
   @Test
@@ -442,6 +482,13 @@ class StreamingSourceIT extends SparkTestBase {
     assertThatThrownBy(() -> run("bad6", reader().table("src.partial")))
         .hasStackTraceContaining("Cannot stream table")
         .hasStackTraceContaining("'partial-update'")
+        .hasStackTraceContaining("'changelog-producer' = 'lookup'");
+    sql(
+        "CREATE TABLE src.first (id INT, v STRING) TBLPROPERTIES ('primary-key' = 'id',"
+            + " 'merge-engine' = 'first-row', 'bucket' = '1')");
+    assertThatThrownBy(() -> run("bad7", reader().table("src.first")))
+        .hasStackTraceContaining("Cannot stream table")
+        .hasStackTraceContaining("'first-row' keeps only the first row of a key")
         .hasStackTraceContaining("'changelog-producer' = 'lookup'");
     assertThat(filesUnder(tablePath("src", "bad").resolve("consumer"))).isEmpty();
   }
