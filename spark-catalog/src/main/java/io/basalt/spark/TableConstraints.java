@@ -1,5 +1,6 @@
 package io.basalt.spark;
 
+import io.basalt.BasaltErrorClass;
 import io.basalt.BasaltException;
 import io.basalt.options.TableOptions;
 import io.basalt.schema.TableSchema;
@@ -55,6 +56,9 @@ final class TableConstraints {
       }
       if (primaryKey != null) {
         throw new BasaltException(
+            BasaltErrorClass.BASALT_INVALID_INPUT,
+            Map.of(
+                "input", "PRIMARY KEY constraint", "value", pk.toDDL(), "owner", "table " + table),
             String.format(
                 "Table %s declares two primary keys (%s and %s). Fix: declare one PRIMARY KEY"
                     + " (col, ...) NOT ENFORCED listing all key columns.",
@@ -67,6 +71,8 @@ final class TableConstraints {
     String property = info.properties().get(key);
     if (property != null && !sameColumns(property, keys)) {
       throw new BasaltException(
+          BasaltErrorClass.BASALT_INVALID_OPTION,
+          Map.of("option", key, "value", property, "owner", "table " + table),
           String.format(
               "Table %s: the PRIMARY KEY constraint names (%s) but the table property '%s' is"
                   + " '%s'. Fix: declare the key once, either as PRIMARY KEY (...) NOT ENFORCED or"
@@ -115,6 +121,8 @@ final class TableConstraints {
         return;
       }
       throw new BasaltException(
+          BasaltErrorClass.BASALT_UNSUPPORTED_FEATURE,
+          Map.of("feature", "DROP CONSTRAINT " + drop.name(), "table", table),
           String.format(
               "ALTER TABLE %s DROP CONSTRAINT %s is not supported: %s. Fix: create a new table"
                   + " without the key and copy the rows (CREATE TABLE ... AS SELECT * FROM %s).",
@@ -125,6 +133,8 @@ final class TableConstraints {
     }
     Constraint constraint = ((TableChange.AddConstraint) change).constraint();
     throw new BasaltException(
+        BasaltErrorClass.BASALT_UNSUPPORTED_FEATURE,
+        Map.of("feature", "ADD CONSTRAINT", "table", table),
         String.format(
             "ALTER TABLE %s ADD CONSTRAINT %s is not supported: a Basalt table's primary key is"
                 + " fixed when it is created (as in Paimon), and CHECK, UNIQUE and FOREIGN KEY"
@@ -138,6 +148,14 @@ final class TableConstraints {
     for (NamedReference column : pk.columns()) {
       if (column.fieldNames().length != 1) {
         throw new BasaltException(
+            BasaltErrorClass.BASALT_INVALID_INPUT,
+            Map.of(
+                "input",
+                "PRIMARY KEY column",
+                "value",
+                column.describe(),
+                "owner",
+                "table " + table),
             String.format(
                 "Table %s: primary-key column %s is a nested field. Fix: use top-level columns in"
                     + " PRIMARY KEY (...).",
@@ -171,6 +189,8 @@ final class TableConstraints {
                 + " otherwise remove the constraint"
             : "remove the constraint and check the rows in the query that writes them";
     return new BasaltException(
+        BasaltErrorClass.BASALT_UNSUPPORTED_FEATURE,
+        Map.of("feature", kind + " constraint", "table", table),
         String.format(
             "Table %s: %s constraint %s is not supported; Basalt tables (like Paimon's) keep only"
                 + " a primary key. Fix: %s.",

@@ -1,5 +1,6 @@
 package io.basalt.spark.extensions.functions;
 
+import io.basalt.BasaltErrorClass;
 import io.basalt.BasaltException;
 import io.basalt.options.ReadOptions;
 import io.basalt.spark.SparkCatalog;
@@ -91,7 +92,10 @@ public final class IncrementalTableFunctions {
 
   private static LogicalPlan build(Definition definition, List<Expression> arguments) {
     if (arguments.size() != 1 + definition.bounds().size()) {
-      throw new BasaltException(
+      throw invalid(
+          definition,
+          "argument count",
+          String.valueOf(arguments.size()),
           String.format(
               "%s takes %s arguments (the table, then %s), but got %s. Fix: call it as %s.",
               definition.name(),
@@ -112,7 +116,10 @@ public final class IncrementalTableFunctions {
           ScalaInterop.toJava(
               session.sessionState().sqlParser().parseMultipartIdentifier(tableName));
     } catch (org.apache.spark.sql.catalyst.parser.ParseException e) {
-      throw new BasaltException(
+      throw invalid(
+          definition,
+          "argument 'table'",
+          tableName,
           String.format(
               "The table name '%s' given to %s is not a valid name. Fix: write t, db.t or"
                   + " catalog.db.t, quoting parts with backticks where needed.",
@@ -125,6 +132,24 @@ public final class IncrementalTableFunctions {
         ScalaInterop.toScala(parts), new CaseInsensitiveStringMap(options), false);
   }
 
+  /**
+   * An invalid argument of a table function, as {@code BASALT_INVALID_INPUT}: {@code input} names
+   * the argument, {@code value} its SQL, {@code owner} the function.
+   */
+  private static BasaltException invalid(
+      Definition definition, String input, String value, String message) {
+    return invalid(definition, input, value, message, null);
+  }
+
+  private static BasaltException invalid(
+      Definition definition, String input, String value, String message, Throwable cause) {
+    return new BasaltException(
+        BasaltErrorClass.BASALT_INVALID_INPUT,
+        Map.of("input", input, "value", value, "owner", "function " + definition.name()),
+        message,
+        cause);
+  }
+
   /** A constant argument as text: a string, or (when {@code numbers}) an integer. */
   private static String constant(
       Definition definition, Expression argument, String what, boolean numbers) {
@@ -134,7 +159,10 @@ public final class IncrementalTableFunctions {
     boolean string = argument.dataType().equals(DataTypes.StringType);
     Object value = argument.foldable() ? argument.eval(null) : null;
     if (value == null || !(string || (numbers && integer))) {
-      throw new BasaltException(
+      throw invalid(
+          definition,
+          "argument '" + what + "'",
+          argument.sql(),
           String.format(
               "The %s argument of %s must be a constant %s, but got %s (%s). Fix: call it as %s.",
               what,
@@ -164,7 +192,10 @@ public final class IncrementalTableFunctions {
       rest = parts;
     }
     if (!(catalog instanceof SparkCatalog basalt)) {
-      throw new BasaltException(
+      throw invalid(
+          definition,
+          "argument 'table'",
+          tableName,
           String.format(
               "%s reads Basalt tables only, but '%s' is in catalog '%s' (%s). Fix: name a table"
                   + " of a Basalt catalog, e.g. 'paimon.db.t'.",
@@ -179,9 +210,12 @@ public final class IncrementalTableFunctions {
     try {
       table = basalt.loadTable(ident);
     } catch (org.apache.spark.sql.catalyst.analysis.NoSuchTableException e) {
-      throw new BasaltException(
+      throw invalid(
+          definition,
+          "argument 'table'",
+          tableName,
           String.format(
-              "%s: table '%s' (%s in catalog %s) does not exist. Fix: name an existing table.",
+              "%s: table '%s' (%s in catalog %s) does not exist. Fix: name an existing" + " table.",
               definition.name(),
               tableName,
               String.join(".", Arrays.asList(namespace)) + "." + ident.name(),
@@ -191,7 +225,10 @@ public final class IncrementalTableFunctions {
     if (!(table instanceof SparkTable)
         && !(table instanceof AuditLogTable)
         && !(table instanceof BinlogTable)) {
-      throw new BasaltException(
+      throw invalid(
+          definition,
+          "argument 'table'",
+          tableName,
           String.format(
               "%s cannot read '%s': it is a system table without changes. Fix: name the table"
                   + " itself, a branch (t$branch_b), t$audit_log or t$binlog.",
