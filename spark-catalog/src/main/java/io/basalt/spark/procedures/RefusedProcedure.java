@@ -43,8 +43,8 @@ final class RefusedProcedure implements UnboundProcedure {
               "nothing: a Basalt table has no global index to drop"),
           new Refusal(
               "materialize_deletion_vectors",
-              "it applies to data-evolution tables ('data-evolution.enabled'), which Basalt does"
-                  + " not support",
+              "it applies only to data-evolution tables with deletion vectors, and Basalt refuses"
+                  + " deletion vectors on data-evolution tables",
               "sys.compact(table => ..., compact_strategy => 'full'), which rewrites files without"
                   + " the rows their deletion vectors delete"),
           new Refusal(
@@ -119,9 +119,9 @@ final class RefusedProcedure implements UnboundProcedure {
               "CREATE TABLE target AS SELECT * FROM source (or INSERT INTO target SELECT ...)"),
           new Refusal(
               "reassign_row_id",
-              "it applies to data-evolution tables ('data-evolution.enabled'), which Basalt does"
-                  + " not support",
-              "nothing: row ids of row-tracking tables are assigned at commit"));
+              "it renumbers the row ids of a data-evolution table whose partitions' row-id ranges"
+                  + " overlap, to make them contiguous per partition",
+              "nothing: Basalt assigns row ids at commit and has no renumbering"));
 
   private final Refusal refusal;
 

@@ -95,9 +95,9 @@ class PaimonProceduresTest {
     assertThatThrownBy(() -> procedure.bind(new StructType()))
         .isInstanceOf(BasaltException.class)
         .hasMessage(
-            "sys.materialize_deletion_vectors is not supported by Basalt: it applies to"
-                + " data-evolution tables ('data-evolution.enabled'), which Basalt does not"
-                + " support. Use instead: sys.compact(table => ..., compact_strategy => 'full'),"
+            "sys.materialize_deletion_vectors is not supported by Basalt: it applies only to"
+                + " data-evolution tables with deletion vectors, and Basalt refuses deletion"
+                + " vectors on data-evolution tables. Use instead: sys.compact(table => ..., compact_strategy => 'full'),"
                 + " which rewrites files without the rows their deletion vectors delete. (docs/"
                 + "procedures.md lists every procedure of Paimon's Spark connector and what Basalt"
                 + " does with it.)");

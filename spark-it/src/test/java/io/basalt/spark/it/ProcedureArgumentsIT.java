@@ -194,8 +194,8 @@ class ProcedureArgumentsIT extends SparkTestBase {
   void paimonProceduresBasaltRefusesSayWhatToUseInstead() {
     assertThatThrownBy(() -> sql("CALL sys.materialize_deletion_vectors(table => 'pa.x')"))
         .hasMessageContaining(
-            "sys.materialize_deletion_vectors is not supported by Basalt: it applies to"
-                + " data-evolution tables")
+            "sys.materialize_deletion_vectors is not supported by Basalt: it applies only to"
+                + " data-evolution tables with deletion vectors")
         .hasMessageContaining("Use instead: sys.compact(table => ..., compact_strategy => 'full')");
     assertThatThrownBy(() -> sql("CALL sys.purge_files('pa.x')"))
         .hasMessageContaining("sys.purge_files is not supported by Basalt")
