@@ -46,14 +46,15 @@ import org.apache.spark.sql.util.CaseInsensitiveStringMap;
  * MetadataColumns}), reads and writes. Row-level DELETE, UPDATE and MERGE INTO are deltas on
  * primary-key tables ({@link SparkDeltaOperation}) and file rewrites on append tables ({@link
  * SparkCopyOnWriteOperation}); a DELETE whose condition selects whole partitions drops their files
- * instead ({@link #deleteWhere}).
+ * instead ({@link #deleteWhere}). Partition commands are {@link SparkPartitionManagement}'s.
  */
 public class SparkTable
     implements SupportsRead,
         SupportsWrite,
         SupportsMetadataColumns,
         SupportsRowLevelOperations,
-        SupportsDeleteV2 {
+        SupportsDeleteV2,
+        SparkPartitionManagement {
   static final Set<TableCapability> CAPABILITIES =
       EnumSet.of(
           TableCapability.BATCH_READ,
@@ -70,6 +71,7 @@ public class SparkTable
     this.table = table;
   }
 
+  @Override
   public FileStoreTable fileStoreTable() {
     return table;
   }

@@ -157,6 +157,40 @@ public final class BranchManager {
     checkExists(name);
   }
 
+  /**
+   * Renames branch {@code from} to {@code to} by renaming its directory, as Paimon does: the
+   * branch's schemas, snapshots and tags move with it, and its data files (under the table root)
+   * stay where they are.
+   *
+   * @throws BasaltException for the main branch, a branch that does not exist, or an invalid or
+   *     taken new name
+   */
+  public void rename(String from, String to) {
+    if (TablePaths.MAIN_BRANCH.equals(from)) {
+      throw new BasaltException(
+          String.format(
+              "Cannot rename the main branch of table %s: it is the table itself. Fix: rename one"
+                  + " of its branches: %s, or the table with ALTER TABLE %s RENAME TO.",
+              tableName, describe(branches()), tableName));
+    }
+    checkExists(from);
+    checkNewName(to);
+    Path source = main.branchDir(from);
+    Path target = main.branchDir(to);
+    try {
+      if (!fileIO.rename(source, target)) {
+        throw new BasaltException(
+            String.format(
+                "Cannot rename branch '%s' of table %s to '%s': renaming %s to %s failed (a"
+                    + " concurrent rename or create?). Fix: check the branches and retry.",
+                from, tableName, to, source, target));
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException(
+          "Failed to rename branch '" + from + "' of " + tableName + " to '" + to + "'", e);
+    }
+  }
+
   /** Copies a small metadata file, creating the target only if absent. */
   private void copy(Path from, Path to) throws IOException {
     if (!fileIO.tryCreateAtomically(to, fileIO.readUtf8(from))) {

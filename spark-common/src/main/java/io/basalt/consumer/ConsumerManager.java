@@ -7,6 +7,9 @@ import io.basalt.fs.FileIO;
 import io.basalt.fs.TablePaths;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
 import java.util.OptionalLong;
 import java.util.regex.Pattern;
 import javax.annotation.Nullable;
@@ -79,6 +82,26 @@ public final class ConsumerManager {
     } catch (IOException e) {
       throw new UncheckedIOException("Cannot record consumer " + id + " in " + dir, e);
     }
+  }
+
+  /** The ids of the table's consumers, sorted. */
+  public List<String> ids() {
+    List<String> ids = new ArrayList<>();
+    if (fileIO.exists(dir)) {
+      for (FileStatus status : fileIO.list(dir)) {
+        String name = status.getPath().getName();
+        if (name.startsWith(PREFIX) && name.length() > PREFIX.length()) {
+          ids.add(name.substring(PREFIX.length()));
+        }
+      }
+    }
+    Collections.sort(ids);
+    return ids;
+  }
+
+  /** Deletes consumer {@code id}; false when there was no such consumer. */
+  public boolean delete(String id) {
+    return fileIO.exists(file(id)) && fileIO.delete(file(id), false);
   }
 
   /**

@@ -1,6 +1,7 @@
 package io.basalt.data;
 
 import io.basalt.utils.Check;
+import java.nio.charset.StandardCharsets;
 import java.time.LocalDateTime;
 import java.time.ZoneOffset;
 import java.util.BitSet;
@@ -10,7 +11,6 @@ import java.util.List;
 import java.util.Map;
 import javax.annotation.Nullable;
 import org.apache.spark.sql.catalyst.InternalRow;
-import org.apache.spark.sql.types.BinaryType;
 import org.apache.spark.sql.types.DataType;
 import org.apache.spark.sql.types.Decimal;
 import org.apache.spark.sql.types.StructField;
@@ -22,8 +22,11 @@ import org.apache.spark.sql.types.StructType;
  *
  * <p>Values are rendered from Spark internal values the way Paimon renders its own: DATE as the
  * epoch-day integer, numbers and booleans with Java's {@code toString}, decimals in plain notation,
- * timestamps as ISO {@link LocalDateTime} text (UTC wall clock for instants). A null or blank value
- * becomes the default partition name. Names and values are then escaped Hive-style as {@code %XX}.
+ * timestamps as ISO {@link LocalDateTime} text (UTC wall clock for instants). BINARY values are
+ * their bytes decoded as UTF-8, which is what Paimon writes with {@code
+ * partition.legacy-name=false} (with the legacy name Paimon writes the array's identity, {@code
+ * [B@1b2c3d}, and cannot read the partition back). A null or blank value becomes the default
+ * partition name. Names and values are then escaped Hive-style as {@code %XX}.
  *
  * <p>Instances are immutable and thread-safe.
  */
@@ -53,7 +56,7 @@ public final class PartitionPaths {
    * @param defaultName the directory value for null or blank values ({@code
    *     partition.default-name})
    * @throws IllegalArgumentException if the lists differ in size, the default name is blank, or a
-   *     column has a type that cannot be a partition (binary or complex)
+   *     column has a type that cannot be a partition (a complex type)
    */
   public PartitionPaths(List<String> names, List<DataType> types, String defaultName) {
     Check.argument(
@@ -82,13 +85,11 @@ public final class PartitionPaths {
   }
 
   private static void checkType(String name, DataType type) {
-    boolean supported = !(type instanceof BinaryType);
-    if (supported) {
-      try {
-        FieldKind.of(type, 0);
-      } catch (IllegalArgumentException e) {
-        supported = false;
-      }
+    boolean supported = true;
+    try {
+      FieldKind.of(type, 0);
+    } catch (IllegalArgumentException e) {
+      supported = false;
     }
     Check.argument(
         supported,
@@ -148,7 +149,9 @@ public final class PartitionPaths {
   }
 
   private static String text(Object value, DataType type) {
-    if (value instanceof Decimal decimal) {
+    if (value instanceof byte[] bytes) {
+      return new String(bytes, StandardCharsets.UTF_8);
+    } else if (value instanceof Decimal decimal) {
       return decimal.toJavaBigDecimal().toPlainString();
     } else if (value instanceof Long micros && FieldKind.of(type, 0) == FieldKind.TIMESTAMP) {
       long seconds = Math.floorDiv(micros, 1_000_000L);

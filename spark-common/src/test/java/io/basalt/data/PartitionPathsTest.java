@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.math.BigDecimal;
+import java.nio.charset.StandardCharsets;
 import java.time.LocalDate;
 import java.time.LocalDateTime;
 import java.time.ZoneOffset;
@@ -156,11 +157,15 @@ class PartitionPathsTest {
   }
 
   @Test
-  void rejectsBinaryAndComplexPartitionColumns() {
-    assertThatThrownBy(
-            () -> new PartitionPaths(List.of("b"), List.of(DataTypes.BinaryType), DEFAULT))
-        .isInstanceOf(IllegalArgumentException.class)
-        .hasMessage("Partition column b has type binary, which cannot name a directory");
+  void namesBinaryPartitionsByTheirUtf8Text() {
+    PartitionPaths paths = new PartitionPaths(List.of("b"), List.of(DataTypes.BinaryType), DEFAULT);
+    assertThat(paths.path(row("2021/x".getBytes(StandardCharsets.UTF_8)))).isEqualTo("b=2021%2Fx");
+    assertThat(paths.path(row(new byte[0]))).isEqualTo("b=" + DEFAULT);
+    assertThat(paths.spec(row("ab".getBytes(StandardCharsets.UTF_8)))).containsEntry("b", "ab");
+  }
+
+  @Test
+  void rejectsComplexPartitionColumns() {
     MapType map = DataTypes.createMapType(DataTypes.StringType, DataTypes.IntegerType);
     assertThatThrownBy(() -> new PartitionPaths(List.of("m"), List.of(map), DEFAULT))
         .isInstanceOf(IllegalArgumentException.class)

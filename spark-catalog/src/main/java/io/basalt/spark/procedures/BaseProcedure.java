@@ -8,6 +8,8 @@ import java.util.Collections;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Optional;
+import org.apache.spark.sql.SparkSession;
+import org.apache.spark.sql.catalog.Catalog;
 import org.apache.spark.sql.catalyst.InternalRow;
 import org.apache.spark.sql.catalyst.analysis.NoSuchTableException;
 import org.apache.spark.sql.catalyst.expressions.GenericInternalRow;
@@ -85,8 +87,9 @@ abstract class BaseProcedure implements UnboundProcedure, BoundProcedure {
   }
 
   /**
-   * The table {@code table} names: {@code 'db.t'}, or {@code 't'} in the catalog's default
-   * namespace; of a longer name only the last two parts count.
+   * The table {@code table} names: {@code 'db.t'}, or {@code 't'} in the session's current database
+   * when this catalog is the current one (its default database otherwise), as Paimon resolves
+   * procedure arguments; of a longer name only the last two parts count.
    *
    * @throws BasaltException naming this procedure and the table if there is no such table
    */
@@ -94,17 +97,33 @@ abstract class BaseProcedure implements UnboundProcedure, BoundProcedure {
     String[] parts = table.split("\\.");
     Identifier ident =
         parts.length == 1
-            ? Identifier.of(catalog.defaultNamespace(), parts[0])
+            ? Identifier.of(currentNamespace(), parts[0])
             : Identifier.of(new String[] {parts[parts.length - 2]}, parts[parts.length - 1]);
     try {
       return catalog.loadFileStoreTable(ident);
     } catch (NoSuchTableException e) {
+      String where = parts.length == 1 ? " (current database " + ident.namespace()[0] + ")" : "";
       throw new BasaltException(
           String.format(
-              "%s: table %s does not exist. Fix: pass an existing table as 'db.table'.",
-              name, table),
+              "%s: table %s%s does not exist. Fix: pass an existing table as 'db.table', or"
+                  + " 'table' for the current database.",
+              name, table, where),
           e);
     }
+  }
+
+  /** The session's current database if this catalog is the current one, else the default. */
+  private String[] currentNamespace() {
+    Catalog session = SparkSession.active().catalog();
+    if (!catalog.name().equals(session.currentCatalog())) {
+      return catalog.defaultNamespace();
+    }
+    String database = session.currentDatabase();
+    if (database.length() > 1 && database.startsWith("`") && database.endsWith("`")) {
+      // quoted because the name holds a dot or a back-quote; databases have one level here
+      database = database.substring(1, database.length() - 1).replace("``", "`");
+    }
+    return new String[] {database};
   }
 
   /** The result of a call: one row of the output schema holding {@code values}. */

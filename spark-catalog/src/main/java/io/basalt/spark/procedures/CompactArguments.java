@@ -1,11 +1,15 @@
 package io.basalt.spark.procedures;
 
 import io.basalt.data.RowComparator;
+import io.basalt.options.Durations;
 import io.basalt.table.FileStoreTable;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import javax.annotation.Nullable;
 import org.apache.spark.sql.catalyst.InternalRow;
 import org.apache.spark.sql.types.DataType;
@@ -20,6 +24,9 @@ import org.apache.spark.sql.types.StructField;
  * @param order how to re-cluster append tables
  * @param orderBy the columns to order by (empty for {@link OrderStrategy#NONE})
  * @param where the {@code where} condition on partition columns, or null
+ * @param options table options for this compaction ({@code options => 'k1=v1,k2=v2'})
+ * @param partitionIdleMillis with it, only partitions whose newest file is at least this old are
+ *     compacted ({@code partition_idle_time}); null compacts every selected partition
  */
 record CompactArguments(
     String table,
@@ -27,7 +34,9 @@ record CompactArguments(
     boolean full,
     OrderStrategy order,
     List<String> orderBy,
-    @Nullable String where) {
+    @Nullable String where,
+    Map<String, String> options,
+    @Nullable Long partitionIdleMillis) {
 
   /** The values of {@code compact_strategy}. */
   enum CompactStrategy {
@@ -44,6 +53,7 @@ record CompactArguments(
 
   CompactArguments {
     orderBy = List.copyOf(orderBy);
+    options = Collections.unmodifiableMap(new LinkedHashMap<>(options));
   }
 
   /** Parses the procedure's input row and checks what does not need the table. */
@@ -60,6 +70,11 @@ record CompactArguments(
     if (partitions != null && where != null) {
       throw CompactErrors.partitionsAndWhere(table);
     }
+    Map<String, String> options = parseOptions(table, blankToNull(string(input, 6)));
+    Long idleMillis = parseIdleTime(table, blankToNull(string(input, 7)));
+    if (idleMillis != null && order != OrderStrategy.NONE) {
+      throw CompactErrors.idleTimeWithOrder(table, order.name().toLowerCase(Locale.ROOT));
+    }
     String orderName = order.name().toLowerCase(Locale.ROOT);
     if (order != OrderStrategy.NONE) {
       // a missing order_by is checked against the table: on a primary-key table the order
@@ -71,7 +86,42 @@ record CompactArguments(
       throw CompactErrors.orderByWithoutStrategy(table);
     }
     return new CompactArguments(
-        table, partitions, strategy == CompactStrategy.FULL, order, orderBy, where);
+        table,
+        partitions,
+        strategy == CompactStrategy.FULL,
+        order,
+        orderBy,
+        where,
+        options,
+        idleMillis);
+  }
+
+  /** Paimon's {@code options} form: {@code key=value} pairs separated by commas. */
+  private static Map<String, String> parseOptions(String table, @Nullable String text) {
+    Map<String, String> options = new LinkedHashMap<>();
+    if (text == null) {
+      return options;
+    }
+    for (String pair : text.split(",")) {
+      int eq = pair.indexOf('=');
+      if (eq <= 0 || pair.substring(0, eq).isBlank()) {
+        throw CompactErrors.badOptions(table, text, pair.trim());
+      }
+      options.put(pair.substring(0, eq).trim(), pair.substring(eq + 1).trim());
+    }
+    return options;
+  }
+
+  @Nullable
+  private static Long parseIdleTime(String table, @Nullable String text) {
+    if (text == null) {
+      return null;
+    }
+    try {
+      return Durations.parseMillis(text);
+    } catch (IllegalArgumentException | ArithmeticException e) {
+      throw CompactErrors.badIdleTime(table, text, e);
+    }
   }
 
   /**
@@ -103,7 +153,8 @@ record CompactArguments(
       checkSortable(t, orderName, field);
       resolved.add(field.name());
     }
-    return new CompactArguments(table, partitions, full, order, resolved, where);
+    return new CompactArguments(
+        table, partitions, full, order, resolved, where, options, partitionIdleMillis);
   }
 
   private static StructField resolve(FileStoreTable t, String column) {

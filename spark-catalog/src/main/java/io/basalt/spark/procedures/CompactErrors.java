@@ -117,4 +117,31 @@ final class CompactErrors {
             table, where, cause.getMessage()),
         cause);
   }
+
+  static BasaltException badOptions(String table, String options, String pair) {
+    return new BasaltException(
+        String.format(
+            "compact on %s: invalid options '%s': '%s' is not a key=value pair. Fix: pass table"
+                + " options as 'key=value' pairs separated by ',', e.g."
+                + " 'target-file-size=256 mb,compaction.max.file-num=50'.",
+            table, options, pair));
+  }
+
+  static BasaltException badIdleTime(String table, String value, RuntimeException cause) {
+    return new BasaltException(
+        String.format(
+            "compact on %s: invalid partition_idle_time '%s': %s. Fix: pass a duration such as"
+                + " '1 d', '12 h' or '30 min'.",
+            table, value, cause.getMessage()),
+        cause);
+  }
+
+  static BasaltException idleTimeWithOrder(String table, String order) {
+    return new BasaltException(
+        String.format(
+            "compact on %s: partition_idle_time cannot be combined with order_strategy '%s' (as"
+                + " in Paimon, a sort compaction rewrites the partitions it selects regardless of"
+                + " their age). Fix: drop one of the two arguments.",
+            table, order));
+  }
 }

@@ -2,15 +2,18 @@ package io.basalt.spark.procedures;
 
 import io.basalt.bucket.PostponedBucket;
 import io.basalt.data.BinaryRow;
+import io.basalt.manifest.DataFileMeta;
 import io.basalt.operation.scan.TableScan;
+import io.basalt.options.TableOptionCheck;
 import io.basalt.spark.SparkCatalog;
 import io.basalt.spark.procedures.CompactArguments.OrderStrategy;
 import io.basalt.table.DataSplit;
 import io.basalt.table.FileStoreTable;
 import java.util.ArrayList;
 import java.util.Iterator;
-import java.util.LinkedHashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import org.apache.spark.sql.catalyst.InternalRow;
 import org.apache.spark.sql.connector.catalog.procedures.ProcedureParameter;
@@ -20,11 +23,12 @@ import org.apache.spark.sql.types.DataTypes;
 /**
  * {@code CALL sys.compact(table => 'db.t', partitions => 'dt=1,hh=2;dt=3', compact_strategy =>
  * 'full'|'minor', order_strategy => 'none'|'order'|'zorder', order_by => 'a,b', where => 'dt >
- * ...')}, with Paimon's names and meanings: compacts the buckets of the selected partitions in one
- * Spark job (one task per bucket) and commits them as one COMPACT snapshot; order/zorder re-cluster
- * append tables. Returns {@code result} (true, as Paimon does), the new snapshot's id (null when
- * there was nothing to do) and how many files were replaced and written. On a postponed-bucket
- * table it first moves the postponed rows into numbered buckets (see {@link PostponedCompactJob}).
+ * ...', options => 'k=v,...', partition_idle_time => '1 d')}, with Paimon's names and meanings:
+ * compacts the buckets of the selected partitions in one Spark job (one task per bucket) and
+ * commits them as one COMPACT snapshot; order/zorder re-cluster append tables. Returns {@code
+ * result} (true, as Paimon does), the new snapshot's id (null when there was nothing to do) and how
+ * many files were replaced and written. On a postponed-bucket table it first moves the postponed
+ * rows into numbered buckets (see {@link PostponedCompactJob}).
  */
 final class CompactProcedure extends BaseProcedure {
   static final String NAME = "compact";
@@ -35,7 +39,9 @@ final class CompactProcedure extends BaseProcedure {
     ProcedureParameter.in("compact_strategy", DataTypes.StringType).defaultValue("NULL").build(),
     ProcedureParameter.in("order_strategy", DataTypes.StringType).defaultValue("NULL").build(),
     ProcedureParameter.in("order_by", DataTypes.StringType).defaultValue("NULL").build(),
-    ProcedureParameter.in("where", DataTypes.StringType).defaultValue("NULL").build()
+    ProcedureParameter.in("where", DataTypes.StringType).defaultValue("NULL").build(),
+    ProcedureParameter.in("options", DataTypes.StringType).defaultValue("NULL").build(),
+    ProcedureParameter.in("partition_idle_time", DataTypes.StringType).defaultValue("NULL").build()
   };
 
   CompactProcedure(SparkCatalog catalog) {
@@ -50,7 +56,7 @@ final class CompactProcedure extends BaseProcedure {
   @Override
   public Iterator<Scan> call(InternalRow input) {
     CompactArguments parsed = CompactArguments.parse(input);
-    FileStoreTable table = loadTable(parsed.table());
+    FileStoreTable table = withOptions(loadTable(parsed.table()), parsed.options());
     CompactArguments args = parsed.validate(table);
     // every live file, level 0 included: deletion-vector reads hide level 0, compaction must not
     TableScan.Plan plan = table.newScan().forCompaction().plan();
@@ -78,15 +84,43 @@ final class CompactProcedure extends BaseProcedure {
     return rewrite::rewrite;
   }
 
-  /** The splits of the selected partitions; every live file of each bucket. */
+  /**
+   * The table with the {@code options} argument over its own options, checked as ALTER TABLE SET
+   * checks them, as Paimon copies the table with them for the compaction.
+   */
+  private static FileStoreTable withOptions(FileStoreTable table, Map<String, String> options) {
+    if (options.isEmpty()) {
+      return table;
+    }
+    TableOptionCheck.check(options, List.of(table.rowType().fieldNames()), table.name());
+    return table.copyWithOptions(options);
+  }
+
+  /**
+   * The splits of the selected partitions; every live file of each bucket. With {@code
+   * partition_idle_time}, only partitions whose newest file was created at least that long ago.
+   */
   private static List<DataSplit> selectedSplits(
       FileStoreTable table, List<DataSplit> all, CompactArguments args) {
-    Set<BinaryRow> partitions = new LinkedHashSet<>();
+    Map<BinaryRow, Long> newestFile = new LinkedHashMap<>();
     for (DataSplit split : all) {
-      partitions.add(split.partition());
+      for (DataFileMeta file : split.files()) {
+        Long created = file.creationTimeMillis();
+        newestFile.merge(split.partition(), created == null ? Long.MIN_VALUE : created, Math::max);
+      }
     }
-    Set<BinaryRow> selected =
-        new PartitionSelection(table).select(new ArrayList<>(partitions), args);
+    List<BinaryRow> partitions = new ArrayList<>();
+    long idleBound =
+        args.partitionIdleMillis() == null
+            ? Long.MAX_VALUE
+            : System.currentTimeMillis() - args.partitionIdleMillis();
+    newestFile.forEach(
+        (partition, newest) -> {
+          if (newest <= idleBound) {
+            partitions.add(partition);
+          }
+        });
+    Set<BinaryRow> selected = new PartitionSelection(table).select(partitions, args);
     List<DataSplit> splits = new ArrayList<>();
     for (DataSplit split : all) {
       if (selected.contains(split.partition())) {

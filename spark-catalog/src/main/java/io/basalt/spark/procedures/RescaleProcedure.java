@@ -12,6 +12,7 @@ import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import javax.annotation.Nullable;
@@ -156,6 +157,8 @@ final class RescaleProcedure extends BaseProcedure {
                     true,
                     CompactArguments.OrderStrategy.NONE,
                     List.of(),
+                    null,
+                    Map.of(),
                     null));
       } catch (BasaltException e) {
         // the shared partition parser speaks for compact; this call is a rescale

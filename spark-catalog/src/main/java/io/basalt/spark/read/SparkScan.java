@@ -318,7 +318,7 @@ public final class SparkScan
   public PartitionReaderFactory createReaderFactory() {
     metadata.checkReadable(table, plan().splits());
     // the read type carries field ids: files of older schemas are resolved by id, not name
-    SplitRead read = new SplitRead(table, dataSchema);
+    SplitRead read = new SplitRead(table, dataSchema).skippingUnreadableFiles();
     VectorizedReadOptions options =
         columnar() ? VectorizedReadOptions.of(read.readType(), parquetFilters) : null;
     if (!columnar()

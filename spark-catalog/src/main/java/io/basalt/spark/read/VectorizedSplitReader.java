@@ -135,7 +135,9 @@ final class VectorizedSplitReader implements PartitionReader<ColumnarBatch> {
             continue;
           }
         } catch (IOException | RuntimeException e) {
-          throw failure("read", currentPath, e);
+          if (!skippable(e)) {
+            throw failure("read", currentPath, e);
+          }
         }
         closeCurrent();
       }
@@ -150,8 +152,24 @@ final class VectorizedSplitReader implements PartitionReader<ColumnarBatch> {
       if (metadata != null) {
         metadata.setFile(currentPath.toString());
       }
-      current = open(currentPath, deleted == null);
+      try {
+        current = open(currentPath, deleted == null);
+      } catch (RuntimeException e) {
+        if (!skippable(e)) {
+          throw e;
+        }
+      }
     }
+  }
+
+  /**
+   * Whether the query goes on without the rest of the current file after {@code failure} ({@code
+   * scan.ignore-lost-files}, {@code scan.ignore-corrupt-files}).
+   */
+  private boolean skippable(Exception failure) {
+    return read.unreadableFiles()
+        .map(files -> files.skip(table.fileIO(), currentPath, failure))
+        .orElse(false);
   }
 
   /** {@code read}, the next batch of the current file, with the metadata columns appended. */

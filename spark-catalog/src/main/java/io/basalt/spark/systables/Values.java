@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.basalt.data.BinaryRow;
 import io.basalt.data.BinaryRowCodec;
+import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.time.LocalDate;
 import java.time.ZoneOffset;
@@ -60,14 +61,22 @@ final class Values {
 
   /**
    * {@code row} named like its partition directory, as Paimon's {@code t$partitions} does: {@code
-   * dt=2024-10-09/hh=01}, a null value shown as {@code defaultName}.
+   * dt=2024-10-09/hh=01}, a null value shown as {@code defaultName} and a BINARY value as its UTF-8
+   * text, which is how its directory is named.
    */
   static String spec(BinaryRow row, StructType type, String defaultName) {
     List<String> values = strings(row, type);
+    InternalRow decoded = new BinaryRowCodec(type).toRow(row);
     StringBuilder spec = new StringBuilder();
     for (int i = 0; i < values.size(); i++) {
       spec.append(i == 0 ? "" : "/").append(type.fields()[i].name()).append('=');
-      spec.append(values.get(i) == null ? defaultName : values.get(i));
+      if (values.get(i) == null) {
+        spec.append(defaultName);
+      } else if (type.fields()[i].dataType() instanceof BinaryType) {
+        spec.append(new String(decoded.getBinary(i), StandardCharsets.UTF_8));
+      } else {
+        spec.append(values.get(i));
+      }
     }
     return spec.toString();
   }

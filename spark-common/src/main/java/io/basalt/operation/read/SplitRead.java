@@ -26,6 +26,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.function.Function;
 import javax.annotation.Nullable;
 import org.apache.hadoop.fs.Path;
@@ -46,6 +47,7 @@ public final class SplitRead implements Serializable {
   private final StructType readType;
   private final DataFilePaths dataPaths;
   private FileOpener opener = FileOpener.PARQUET_ROWS;
+  @Nullable private UnreadableFiles unreadable;
 
   /**
    * Decodes one data file into rows of a schema (a subset of the file's columns, matched by field
@@ -87,6 +89,20 @@ public final class SplitRead implements Serializable {
 
   public StructType readType() {
     return readType;
+  }
+
+  /**
+   * Makes this read skip the data files that {@code scan.ignore-corrupt-files} and {@code
+   * scan.ignore-lost-files} allow skipping; for queries only, never for compaction. Returns this.
+   */
+  public SplitRead skippingUnreadableFiles() {
+    this.unreadable = UnreadableFiles.of(table).orElse(null);
+    return this;
+  }
+
+  /** What this read may skip, or empty when every unreadable file fails it. */
+  public Optional<UnreadableFiles> unreadableFiles() {
+    return Optional.ofNullable(unreadable);
   }
 
   /** The rows of {@code split}; close the iterator when done. */
@@ -236,7 +252,13 @@ public final class SplitRead implements Serializable {
     try {
       rows = opener.open(table.fileIO().conf(), path, schema);
     } catch (RuntimeException e) {
+      if (unreadable != null && unreadable.skip(table.fileIO(), path, e)) {
+        return CloseableIterator.of(List.of());
+      }
       throw dataFileError(split, path, e);
+    }
+    if (unreadable != null) {
+      rows = unreadable.tolerant(rows, table.fileIO(), path);
     }
     return deleted == null || deleted.isEmpty() ? rows : new DeletedRowsFilter(rows, deleted);
   }
