@@ -44,9 +44,28 @@ public final class CrossPartitionUpsert {
     return of(table).schema().partitionKeys();
   }
 
+  /** What a write does with a key that already lives in another partition. */
+  public enum Rule {
+    /** Delete it there and write the new row in its own partition (deduplicate). */
+    MOVE,
+    /** Write the new row into the key's partition (partial-update, aggregation). */
+    UPDATE_IN_PLACE,
+    /** Keep the existing row, drop the new one (first-row). */
+    KEEP_FIRST
+  }
+
   /** The merge engine's rule for a key that arrives in another partition. */
-  public static MergeEngine.CrossPartitionRule rule(Table table) {
-    return MergeEngine.of(of(table)).crossPartitionRule();
+  public static Rule rule(Table table) {
+    return switch (MergeEngine.of(of(table)).crossPartitionRule()) {
+      case MOVE -> Rule.MOVE;
+      case UPDATE_IN_PLACE -> Rule.UPDATE_IN_PLACE;
+      case KEEP_FIRST -> Rule.KEEP_FIRST;
+    };
+  }
+
+  /** The merge engine's option value, for messages. */
+  public static String engineName(Table table) {
+    return MergeEngine.of(of(table)).kind().value();
   }
 
   /** The latest snapshot, which the key lookup reads and the write starts from (null: empty). */

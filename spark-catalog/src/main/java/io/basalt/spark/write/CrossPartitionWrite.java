@@ -1,5 +1,6 @@
 package io.basalt.spark.write;
 
+import io.basalt.predicate.Predicate;
 import io.basalt.table.FileStoreTable;
 import java.util.ArrayList;
 import java.util.List;
@@ -20,15 +21,26 @@ import org.apache.spark.sql.connector.write.Write;
 final class CrossPartitionWrite implements Write, RequiresDistributionAndOrdering {
   private final FileStoreTable table;
   @Nullable private final Long baseSnapshotId;
+  private final boolean overwrite;
+  private final boolean dynamic;
+  @Nullable private final Predicate overwriteFilter;
 
-  CrossPartitionWrite(FileStoreTable table, @Nullable Long baseSnapshotId) {
+  CrossPartitionWrite(
+      FileStoreTable table,
+      @Nullable Long baseSnapshotId,
+      boolean overwrite,
+      boolean dynamic,
+      @Nullable Predicate overwriteFilter) {
     this.table = table;
     this.baseSnapshotId = baseSnapshotId;
+    this.overwrite = overwrite;
+    this.dynamic = dynamic;
+    this.overwriteFilter = overwriteFilter;
   }
 
   @Override
   public String description() {
-    return "BasaltCrossPartitionWrite(" + table.name() + ")";
+    return "BasaltCrossPartitionWrite(" + table.name() + (overwrite ? ", overwrite" : "") + ")";
   }
 
   @Override
@@ -46,6 +58,7 @@ final class CrossPartitionWrite implements Write, RequiresDistributionAndOrderin
 
   @Override
   public BatchWrite toBatch() {
-    return new SparkBatchWrite(table, false, false, null, null).routed(baseSnapshotId);
+    return new SparkBatchWrite(table, overwrite, dynamic, overwriteFilter, null)
+        .routed(baseSnapshotId);
   }
 }
