@@ -108,6 +108,29 @@ public final class MergeEngine {
     return kind;
   }
 
+  /** What a write does with a row whose key already lives in another partition. */
+  public enum CrossPartitionRule {
+    /** Delete the row in its old partition and write the new one in its new partition. */
+    MOVE,
+    /** Write the new row into the key's existing partition (its own partition is ignored). */
+    UPDATE_IN_PLACE,
+    /** Keep the existing row; drop the new one. */
+    KEEP_FIRST
+  }
+
+  /**
+   * Paimon's rule for a key that arrives in another partition than the one it lives in (and for the
+   * rows of one key within a write): deduplicate moves it, partial-update and aggregation update it
+   * where it is, first-row keeps the first.
+   */
+  public CrossPartitionRule crossPartitionRule() {
+    return switch (kind) {
+      case DEDUPLICATE -> CrossPartitionRule.MOVE;
+      case PARTIAL_UPDATE, AGGREGATION -> CrossPartitionRule.UPDATE_IN_PLACE;
+      case FIRST_ROW -> CrossPartitionRule.KEEP_FIRST;
+    };
+  }
+
   /** Whether a deletion-vector lookup keeps the older version of a key instead of the newer. */
   public boolean keepsOldest() {
     return kind == Kind.FIRST_ROW;

@@ -15,6 +15,7 @@ public final class OptionRegistry {
           WriteOptions.class,
           CompactionOptions.class,
           DynamicBucketOptions.class,
+          CrossPartitionOptions.class,
           ReadOptions.class,
           ManifestOptions.class,
           CommitOptions.class,

@@ -146,21 +146,7 @@ public final class SchemaValidation {
               bucketKey, table, table, bucketKey));
     }
     if (schema.hasPrimaryKey()) {
-      List<String> missing = new ArrayList<>(schema.partitionKeys());
-      missing.removeAll(schema.primaryKeys());
-      if (!missing.isEmpty()) {
-        throw new BasaltException(
-            String.format(
-                "The primary key (%s) of table %s must contain every partition column when"
-                    + " '%s' = %s; missing: %s. Fix: set '%s' = '%s'.",
-                String.join(", ", schema.primaryKeys()),
-                table,
-                bucketKey,
-                bucket,
-                String.join(", ", missing),
-                TableOptions.PRIMARY_KEY.key(),
-                String.join(",", concat(missing, schema.primaryKeys()))));
-      }
+      CrossPartitionValidation.validate(schema, options, table, bucket);
     }
     options
         .getOptional(TableOptions.BUCKET_KEY)
@@ -198,12 +184,6 @@ public final class SchemaValidation {
                 key, table, String.join(", ", schema.trimmedPrimaryKeys())));
       }
     }
-  }
-
-  private static List<String> concat(List<String> a, List<String> b) {
-    List<String> result = new ArrayList<>(a);
-    result.addAll(b);
-    return result;
   }
 
   private static String columnNames(TableSchema schema) {

@@ -75,6 +75,14 @@ public record TableSchema(
     return !primaryKeys.isEmpty();
   }
 
+  /**
+   * Whether this is a cross-partition upsert table: a primary key that leaves out a partition
+   * column, so a key's partition can change (validation allows it only with dynamic buckets).
+   */
+  public boolean crossPartitionUpsert() {
+    return hasPrimaryKey() && !primaryKeys.containsAll(partitionKeys);
+  }
+
   /** The primary key without the partition columns, in key order: the key of data files. */
   public List<String> trimmedPrimaryKeys() {
     List<String> trimmed = new ArrayList<>();

@@ -37,7 +37,7 @@ class PaimonOptionKeysTest {
   }
 
   @Test
-  void everyBasaltOptionIsAPaimonKeyButFour() {
+  void everyBasaltOptionIsAPaimonKeyButFive() {
     java.util.Set<String> basaltOnly =
         java.util.Set.of(
             // Paimon removed it in 1.1 (apache/paimon#5455); Basalt still reads it
@@ -46,7 +46,9 @@ class PaimonOptionKeysTest {
             "parquet.block.size",
             "parquet.page.size",
             // Basalt's storage-partitioned joins
-            "scan.preserve-data-grouping");
+            "scan.preserve-data-grouping",
+            // a switch some guides write for cross-partition upsert tables; accepted as 'true'
+            "cross-partition-upsert.enabled");
     for (ConfigOption<?> option : OptionRegistry.all()) {
       if (!basaltOnly.contains(option.key())) {
         assertThat(PaimonOptionKeys.contains(option.key())).as(option.key()).isTrue();

@@ -37,7 +37,8 @@ final class SparkBatchWrite implements BatchWrite {
   @Nullable private final Predicate overwriteFilter;
   @Nullable private final Supplier<List<ManifestEntry>> replaced;
   private final String commitUser = UUID.randomUUID().toString();
-  @Nullable private final Long baseSnapshotId;
+  @Nullable private Long baseSnapshotId;
+  private boolean routed;
   private final boolean fixedBuckets;
   private boolean commitStateUnknown;
   @Nullable private TrackedRowsLayout trackedRows;
@@ -79,6 +80,16 @@ final class SparkBatchWrite implements BatchWrite {
     return this;
   }
 
+  /**
+   * Makes this a routed cross-partition upsert (rows carry {@link CrossPartitionUpsert}'s columns)
+   * that starts from {@code base}, the snapshot its key lookup read.
+   */
+  SparkBatchWrite routed(@Nullable Long base) {
+    this.baseSnapshotId = base;
+    this.routed = true;
+    return this;
+  }
+
   /** The snapshot the write's tasks start from (null: an empty table). */
   @Nullable
   Long baseSnapshotId() {
@@ -87,6 +98,9 @@ final class SparkBatchWrite implements BatchWrite {
 
   @Override
   public DataWriterFactory createBatchWriterFactory(PhysicalWriteInfo info) {
+    if (routed) {
+      return new CrossPartitionWriterFactory(table, baseSnapshotId, overwrite);
+    }
     return new SparkDataWriterFactory(table, baseSnapshotId, overwrite, trackedRows, fixedBuckets);
   }
 

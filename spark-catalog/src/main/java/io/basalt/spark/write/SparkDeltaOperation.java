@@ -75,8 +75,11 @@ public final class SparkDeltaOperation implements SupportsDelta {
 
   @Override
   public NamedReference[] requiredMetadataAttributes() {
-    // an UPDATE reads the old row only when it writes it as -U (an input changelog)
-    return command == Command.UPDATE && !RowLevelSupport.writesUpdateBefore(table)
+    // an UPDATE reads the old row only when it writes it as -U (an input changelog) or must check
+    // that it keeps its partition (a cross-partition upsert table)
+    return command == Command.UPDATE
+            && !RowLevelSupport.writesUpdateBefore(table)
+            && !table.schema().crossPartitionUpsert()
         ? new NamedReference[0]
         : new NamedReference[] {Expressions.column(MetadataColumns.ROW)};
   }
@@ -84,6 +87,25 @@ public final class SparkDeltaOperation implements SupportsDelta {
   @Override
   public boolean representUpdateAsDeleteAndInsert() {
     return false;
+  }
+
+  /** Whether {@code column} is a partition column the key of a cross-partition table leaves out. */
+  public boolean movesPartition(String column) {
+    return table.schema().crossPartitionUpsert()
+        && table.schema().partitionKeys().contains(column)
+        && !table.schema().primaryKeys().contains(column);
+  }
+
+  /**
+   * Whether a MERGE INTO that inserts unmatched rows may not read target column {@code column} in
+   * its ON condition: any column but the primary key of a cross-partition upsert table.
+   */
+  public boolean insertNeedsKeyOnly(String column) {
+    return table.schema().crossPartitionUpsert() && !table.schema().primaryKeys().contains(column);
+  }
+
+  public java.util.List<String> primaryKeys() {
+    return table.schema().primaryKeys();
   }
 
   /** The operation's command, as SQL names it in messages. */

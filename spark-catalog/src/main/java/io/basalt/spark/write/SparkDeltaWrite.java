@@ -1,7 +1,13 @@
 package io.basalt.spark.write;
 
 import io.basalt.table.FileStoreTable;
+import java.util.ArrayList;
+import java.util.List;
 import org.apache.spark.sql.connector.distributions.Distribution;
+import org.apache.spark.sql.connector.distributions.Distributions;
+import org.apache.spark.sql.connector.expressions.Expression;
+import org.apache.spark.sql.connector.expressions.Expressions;
+import org.apache.spark.sql.connector.expressions.SortDirection;
 import org.apache.spark.sql.connector.expressions.SortOrder;
 import org.apache.spark.sql.connector.write.DeltaBatchWrite;
 import org.apache.spark.sql.connector.write.DeltaWrite;
@@ -30,14 +36,33 @@ final class SparkDeltaWrite implements DeltaWrite, RequiresDistributionAndOrderi
     return "BasaltDeltaWrite(" + table.name() + ", " + command + ")";
   }
 
+  /**
+   * On a cross-partition upsert table a delete carries the key but not the partition, so rows are
+   * clustered by the key's assigner alone, which owns the key's bucket in every partition.
+   */
   @Override
   public Distribution requiredDistribution() {
+    if (table.schema().crossPartitionUpsert()) {
+      return Distributions.clustered(new Expression[] {assigner()});
+    }
     return SparkWrite.distribution(table);
   }
 
   @Override
   public SortOrder[] requiredOrdering() {
+    if (table.schema().crossPartitionUpsert()) {
+      List<SortOrder> ordering = new ArrayList<>();
+      ordering.add(Expressions.sort(assigner(), SortDirection.ASCENDING));
+      for (String key : table.schema().primaryKeys()) {
+        ordering.add(Expressions.sort(Expressions.column(key), SortDirection.ASCENDING));
+      }
+      return ordering.toArray(new SortOrder[0]);
+    }
     return SparkWrite.ordering(table);
+  }
+
+  private Expression assigner() {
+    return SparkWrite.bucketTransform(table, DynamicBucketWrite.assigners(table));
   }
 
   @Override

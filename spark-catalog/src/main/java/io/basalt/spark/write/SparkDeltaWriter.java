@@ -5,7 +5,10 @@ import io.basalt.data.RowKind;
 import io.basalt.operation.write.TableWrite;
 import io.basalt.table.FileStoreTable;
 import io.basalt.table.RowLevelSupport;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Objects;
+import javax.annotation.Nullable;
 import org.apache.spark.sql.catalyst.InternalRow;
 import org.apache.spark.sql.catalyst.expressions.GenericInternalRow;
 import org.apache.spark.sql.connector.write.DeltaWriter;
@@ -30,6 +33,7 @@ final class SparkDeltaWriter implements DeltaWriter<InternalRow> {
   private final boolean updateBefore;
   private boolean deletesChecked;
   private GenericInternalRow keyOnly;
+  @Nullable private final PartitionCheck partitionCheck;
 
   SparkDeltaWriter(
       FileStoreTable table,
@@ -47,6 +51,8 @@ final class SparkDeltaWriter implements DeltaWriter<InternalRow> {
     this.arity = table.rowType().size();
     this.ignoreDeletes = RowLevelSupport.deletesIgnored(table);
     this.updateBefore = RowLevelSupport.writesUpdateBefore(table) && oldRowIndex >= 0;
+    this.partitionCheck =
+        table.schema().crossPartitionUpsert() && oldRowIndex >= 0 ? new PartitionCheck() : null;
   }
 
   @Override
@@ -75,6 +81,9 @@ final class SparkDeltaWriter implements DeltaWriter<InternalRow> {
   @Override
   public void update(InternalRow metadata, InternalRow id, InternalRow row) {
     checkKeyUnchanged(id, row);
+    if (partitionCheck != null && metadata != null && !metadata.isNullAt(oldRowIndex)) {
+      partitionCheck.check(metadata.getStruct(oldRowIndex, arity), row);
+    }
     if (updateBefore && metadata != null && !metadata.isNullAt(oldRowIndex)) {
       // the old image first, so changelog consumers can retract it
       write.write(metadata.getStruct(oldRowIndex, arity), RowKind.UPDATE_BEFORE);
@@ -85,6 +94,39 @@ final class SparkDeltaWriter implements DeltaWriter<InternalRow> {
   @Override
   public void insert(InternalRow row) {
     write.write(row, RowKind.INSERT);
+  }
+
+  /**
+   * On a cross-partition upsert table, fails an update that changes a partition column the key
+   * leaves out: the delta would add the row to the new partition and keep it in the old one.
+   */
+  private final class PartitionCheck {
+    private final int[] positions;
+    private final DataType[] types;
+
+    PartitionCheck() {
+      List<String> columns = new ArrayList<>(table.schema().partitionKeys());
+      columns.removeAll(table.schema().primaryKeys());
+      positions = new int[columns.size()];
+      types = new DataType[columns.size()];
+      for (int i = 0; i < positions.length; i++) {
+        positions[i] = table.rowType().fieldIndex(columns.get(i));
+        types[i] = table.rowType().fields()[positions[i]].dataType();
+      }
+    }
+
+    void check(InternalRow old, InternalRow row) {
+      for (int i = 0; i < positions.length; i++) {
+        int p = positions[i];
+        Object before = old.isNullAt(p) ? null : old.get(p, types[i]);
+        Object after = row.isNullAt(p) ? null : row.get(p, types[i]);
+        if (!Objects.equals(before, after)) {
+          String column = table.rowType().fields()[p].name();
+          throw new BasaltException(
+              KeyColumnUpdates.message(statement, table.name(), column, true));
+        }
+      }
+    }
   }
 
   /**

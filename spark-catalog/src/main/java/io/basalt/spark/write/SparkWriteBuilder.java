@@ -100,6 +100,10 @@ public class SparkWriteBuilder
 
   @Override
   public Write build() {
+    if (table.schema().crossPartitionUpsert()) {
+      throw CrossPartitionUpsert.needsRouting(
+          table, overwrite ? "INSERT OVERWRITE" : "this write (streaming, or without the rule)");
+    }
     return new SparkWrite(table, info, overwrite, dynamic, overwriteFilter);
   }
 }

@@ -4,6 +4,7 @@ import io.basalt.data.BinaryRow;
 import io.basalt.index.IndexFileMeta;
 import io.basalt.index.IndexManifestEntry;
 import io.basalt.index.IndexManifests;
+import io.basalt.snapshot.CommitKind;
 import io.basalt.snapshot.Snapshot;
 import io.basalt.table.CommitMessage;
 import io.basalt.table.FileStoreTable;
@@ -38,10 +39,13 @@ final class HashIndexCheck {
     }
     IndexManifests manifests = new IndexManifests(table.fileIO(), table.paths());
     String baseManifest = null;
+    if (baseSnapshotId != null && !table.snapshotManager().exists(baseSnapshotId)) {
+      throw conflict(latest, "its base snapshot " + baseSnapshotId + " expired");
+    }
+    if (table.schema().crossPartitionUpsert()) {
+      checkNoWriteSince(latest);
+    }
     if (baseSnapshotId != null) {
-      if (!table.snapshotManager().exists(baseSnapshotId)) {
-        throw conflict(latest, "its base snapshot " + baseSnapshotId + " expired");
-      }
       baseManifest = table.snapshotManager().snapshot(baseSnapshotId).indexManifest();
       if (Objects.equals(baseManifest, latest.indexManifest())) {
         return;
@@ -51,6 +55,24 @@ final class HashIndexCheck {
     Map<List<Object>, String> now = hashFiles(manifests.read(latest.indexManifest()), partitions);
     if (!before.equals(now)) {
       throw conflict(latest, "another write changed its HASH index since this write began");
+    }
+  }
+
+  /**
+   * A cross-partition upsert found each key's partition in the base snapshot; a key another write
+   * added or moved since then, in any partition, could end up in two partitions, so any commit but
+   * a compaction conflicts.
+   */
+  private void checkNoWriteSince(Snapshot latest) {
+    for (long id = baseSnapshotId == null ? 1 : baseSnapshotId + 1; id <= latest.id(); id++) {
+      if (table.snapshotManager().exists(id)
+          && table.snapshotManager().snapshot(id).commitKind() != CommitKind.COMPACT) {
+        throw conflict(
+            latest,
+            "snapshot "
+                + id
+                + " of another write changed the table since this write read its keys");
+      }
     }
   }
 

@@ -77,6 +77,12 @@ final class DynamicBuckets {
     return assigner.ownsBucketOf(lastHash, bucket);
   }
 
+  /** Whether this write's assigner of {@code row}'s key owns {@code bucket}. */
+  boolean owns(InternalRow row, int bucket) {
+    return assigner.ownsBucketOf(
+        BucketFunction.hash(keyCodec.toBinary(keyView.replace(row))), bucket);
+  }
+
   /** The error when a bucket that another task may write too would need a lookup or compaction. */
   BasaltException foreignBucketNeedsLookup(int bucket) {
     return new BasaltException(

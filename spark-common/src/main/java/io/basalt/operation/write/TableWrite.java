@@ -189,11 +189,41 @@ public final class TableWrite implements AutoCloseable {
     } else {
       bucket = dynamicBuckets == null ? 0 : dynamicBuckets.bucket(partition, row);
     }
+    writeTo(
+        partition,
+        bucket,
+        row,
+        kind,
+        dynamicBuckets != null && !dynamicBuckets.lastBucketOwned(bucket));
+  }
+
+  /**
+   * Writes one row of a dynamic-bucket table into {@code bucket} of its partition: the bucket the
+   * write's key lookup found the key in (cross-partition upserts), bypassing the HASH index; a
+   * negative {@code bucket} lets the index assign one, as {@link #write(InternalRow, RowKind)}.
+   */
+  public void write(InternalRow row, RowKind kind, int bucket) {
+    if (bucket < 0) {
+      write(row, kind);
+      return;
+    }
+    Check.argument(
+        dynamicBuckets != null, "Table %s has no dynamic buckets to write into", table.name());
+    if (truncatedTimestamps != null) {
+      row = truncatedTimestamps.replace(row);
+    }
+    BinaryRow partition = partitionOf(row);
+    writeTo(partition, bucket, row, kind, !dynamicBuckets.owns(row, bucket));
+  }
+
+  /**
+   * @param shared whether another task may write the bucket too (a dynamic bucket another assigner
+   *     owns): such a bucket is never compacted here, or two tasks could replace the same files
+   */
+  private void writeTo(
+      BinaryRow partition, int bucket, InternalRow row, RowKind kind, boolean shared) {
     BucketWriter writer = writers.get(new PartitionBucket(partition, bucket));
     if (writer == null) {
-      // a dynamic bucket another assigner owns may be written by another task too: never compact
-      // it here, or two tasks could replace the same files
-      boolean shared = dynamicBuckets != null && !dynamicBuckets.lastBucketOwned(bucket);
       writer = newWriter(partition, bucket, shared);
     }
     long before = writer.memoryUsed();

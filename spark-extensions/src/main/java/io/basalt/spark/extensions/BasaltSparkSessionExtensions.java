@@ -2,6 +2,7 @@ package io.basalt.spark.extensions;
 
 import io.basalt.spark.extensions.functions.IncrementalTableFunctions;
 import io.basalt.spark.extensions.parser.BasaltSqlParser;
+import io.basalt.spark.extensions.rules.CrossPartitionUpsertRouting;
 import io.basalt.spark.extensions.rules.HiveStyleDynamicPartitions;
 import io.basalt.spark.extensions.rules.KeyColumnUpdateCheck;
 import io.basalt.spark.extensions.rules.NullKeyCheck;
@@ -32,11 +33,12 @@ import scala.runtime.BoxedUnit;
  * runs {@code saveAsTable} overwrites as Paimon does ({@link SaveAsTableOverwrite}), the rule that
  * names the row-tracking option when a query reads {@code _ROW_ID} of a table without it ({@link
  * RowTrackingColumnCheck}), the rule that names the key column a NULL was written to ({@link
- * NullKeyCheck}), a parser that accepts {@code SET spark.paimon.<hyphenated-key>=value} as Paimon's
- * docs write it ({@link BasaltSqlParser}), and the incremental table-valued functions ({@link
- * IncrementalTableFunctions}). {@link RepartitionLargeBlobScan} runs on physical plans: as a query
- * stage preparation rule under adaptive execution and as a columnar rule otherwise, both after
- * Spark inserted its exchanges.
+ * NullKeyCheck}), the rule that routes appends to cross-partition upsert tables ({@link
+ * CrossPartitionUpsertRouting}), a parser that accepts {@code SET
+ * spark.paimon.<hyphenated-key>=value} as Paimon's docs write it ({@link BasaltSqlParser}), and the
+ * incremental table-valued functions ({@link IncrementalTableFunctions}). {@link
+ * RepartitionLargeBlobScan} runs on physical plans: as a query stage preparation rule under
+ * adaptive execution and as a columnar rule otherwise, both after Spark inserted its exchanges.
  */
 public class BasaltSparkSessionExtensions
     extends AbstractFunction1<SparkSessionExtensions, BoxedUnit> {
@@ -97,6 +99,13 @@ public class BasaltSparkSessionExtensions
           @Override
           public Rule<LogicalPlan> apply(SparkSession session) {
             return new NullKeyCheck();
+          }
+        });
+    extensions.injectPostHocResolutionRule(
+        new AbstractFunction1<SparkSession, Rule<LogicalPlan>>() {
+          @Override
+          public Rule<LogicalPlan> apply(SparkSession session) {
+            return new CrossPartitionUpsertRouting(session);
           }
         });
     IncrementalTableFunctions.register(extensions);

@@ -53,7 +53,7 @@ class BadInputSuite extends BasaltQueryTest {
     val partKey = basaltError(sql(
       "CREATE TABLE bad.no_part_key (dt STRING, id INT) PARTITIONED BY (dt)" +
         " TBLPROPERTIES ('primary-key' = 'id', 'bucket' = '2')"))
-    assertMessage(partKey, "missing: dt", "'primary-key' = 'dt,id'")
+    assertMessage(partKey, "leaves out partition column(s) dt", "'primary-key' = 'dt,id'")
     assertNoTable("no_part_key")
 
     // without 'bucket' a primary-key table is a dynamic-bucket table, which hashes the whole key
