@@ -10,7 +10,7 @@ import java.io.IOException;
 final class DeltaVarints {
   private DeltaVarints() {}
 
-  /** Appends the encoded form of {@code values[0..count)} to {@code out}. */
+  /** The encoded form of {@code values[0..count)}. */
   static byte[] encode(long[] values, int count) {
     byte[] out = new byte[Math.max(16, count * 3)];
     int pos = 0;
