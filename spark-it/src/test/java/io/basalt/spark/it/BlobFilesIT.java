@@ -177,6 +177,18 @@ class BlobFilesIT extends SparkTestBase {
   }
 
   @Test
+  void incrementalReadsReturnTheValuesOfNewRows() {
+    createBlobTable("incremental", "");
+    insert("incremental", 0, 3, 50);
+    insert("incremental", 3, 6, 50);
+    assertThat(
+            rows(
+                "SELECT id, name, sha2(image, 256), hex(thumb) FROM"
+                    + " paimon_incremental_query('bf.incremental', 1, 2)"))
+        .containsExactlyElementsOf(expected(3, 6, 50));
+  }
+
+  @Test
   void arrayAndMapBlobColumnsStayInTheDataFiles() throws IOException {
     sql(
         "CREATE TABLE bf.mixed (id INT, image BINARY, frames ARRAY<BINARY>) TBLPROPERTIES (%s,"
