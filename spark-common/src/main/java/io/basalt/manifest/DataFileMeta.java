@@ -114,6 +114,56 @@ public record DataFileMeta(
         null);
   }
 
+  /** A copy that holds only {@code columns} of its rows (data evolution), or all when null. */
+  public DataFileMeta withWriteCols(@Nullable List<String> columns) {
+    return new DataFileMeta(
+        fileName,
+        fileSize,
+        rowCount,
+        minKey,
+        maxKey,
+        keyStats,
+        valueStats,
+        minSequenceNumber,
+        maxSequenceNumber,
+        schemaId,
+        level,
+        extraFiles,
+        creationTimeMillis,
+        deleteRowCount,
+        embeddedIndex,
+        fileSource,
+        valueStatsCols,
+        externalPath,
+        firstRowId,
+        columns);
+  }
+
+  /** A copy whose {@code valueStats} cover {@code columns}, or all columns when null. */
+  public DataFileMeta withValueStatsCols(@Nullable List<String> columns) {
+    return new DataFileMeta(
+        fileName,
+        fileSize,
+        rowCount,
+        minKey,
+        maxKey,
+        keyStats,
+        valueStats,
+        minSequenceNumber,
+        maxSequenceNumber,
+        schemaId,
+        level,
+        extraFiles,
+        creationTimeMillis,
+        deleteRowCount,
+        embeddedIndex,
+        fileSource,
+        columns,
+        externalPath,
+        firstRowId,
+        writeCols);
+  }
+
   /**
    * A copy of this file with the row-tracking fields a commit assigns: its first row id (or null)
    * and its sequence number range.

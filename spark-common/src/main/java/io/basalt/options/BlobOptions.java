@@ -10,6 +10,14 @@ public final class BlobOptions {
           .description(
               "Comma-separated BINARY, ARRAY<BINARY> or MAP<K, BINARY> columns that Paimon stores"
                   + " as BLOBs. Needs an append table with 'row-tracking.enabled' and"
-                  + " 'data-evolution.enabled'. Basalt checks the definition but still stores the"
-                  + " bytes in the data files (no separate .blob files yet).");
+                  + " 'data-evolution.enabled'. The bytes of BINARY columns go to .blob files beside"
+                  + " the data files; ARRAY/MAP columns stay in the data files.");
+
+  public static final ConfigOption<Long> BLOB_TARGET_FILE_SIZE =
+      ConfigOption.key("blob.target-file-size")
+          .memoryType()
+          .atLeast(1)
+          .description(
+              "Size at which a writer rolls to a new .blob file of a BLOB column. Defaults to"
+                  + " 'target-file-size'.");
 }

@@ -47,6 +47,17 @@ final class BlobFieldValidation {
                 name, table, key, field.type().simpleString(), key));
       }
     }
+    long inBlobFiles =
+        schema.fields().stream()
+            .filter(f -> names(value).contains(f.name()) && f.type() instanceof BinaryType)
+            .count();
+    if (inBlobFiles == schema.fields().size()) {
+      throw new BasaltException(
+          String.format(
+              "Table %s would keep every column in .blob files (option '%s' = '%s'); a data file"
+                  + " needs at least one other column. Fix: add a column such as an id.",
+              table, key, value));
+    }
     if (schema.hasPrimaryKey()) {
       throw new BasaltException(
           String.format(

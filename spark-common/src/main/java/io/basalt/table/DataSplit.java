@@ -1,5 +1,6 @@
 package io.basalt.table;
 
+import io.basalt.blob.BlobColumns;
 import io.basalt.data.BinaryRow;
 import io.basalt.deletionvectors.DeletionFile;
 import io.basalt.manifest.DataFileMeta;
@@ -67,7 +68,10 @@ public record DataSplit(
   public long rowCount() {
     long rows = 0;
     for (DataFileMeta file : files) {
-      rows += file.rowCount();
+      // a .blob file holds a column of its data file's rows, not rows of its own
+      if (!BlobColumns.isBlobFile(file.fileName())) {
+        rows += file.rowCount();
+      }
     }
     return rows;
   }

@@ -1,11 +1,14 @@
 package io.basalt.table;
 
 import io.basalt.BasaltException;
+import io.basalt.blob.BlobColumns;
 import io.basalt.changelog.ChangelogProducerGuard;
+import io.basalt.options.BlobOptions;
 import io.basalt.options.ChangelogOptions;
 import io.basalt.options.MergeEngineOptions;
 import io.basalt.options.Options;
 import io.basalt.options.TableOptions;
+import java.util.List;
 
 /**
  * Which row-level SQL statements a table accepts, by merge engine, as Paimon defines it. A
@@ -99,6 +102,28 @@ public final class RowLevelSupport {
             TableOptions.MERGE_ENGINE.key(),
             engine,
             "first-row".equals(engine) ? "keeping the first one" : "aggregating them"));
+  }
+
+  /**
+   * Checks that an append table can have its files rewritten by a copy-on-write DELETE, UPDATE or
+   * MERGE INTO: not when it keeps BLOB columns in {@code .blob} files. Paimon changes the rows of
+   * such data-evolution tables only through deletion vectors, which these tables cannot enable.
+   *
+   * @param statement the statement, for the message
+   * @throws BasaltException naming the table, the BLOB columns and what to do instead
+   */
+  public static void checkRewrite(FileStoreTable table, String statement) {
+    List<String> blobs = BlobColumns.of(table.rowType(), table.options());
+    if (blobs.isEmpty()) {
+      return;
+    }
+    throw new BasaltException(
+        String.format(
+            "%s on %s is not supported: the table keeps BLOB column(s) %s in .blob files ('%s'),"
+                + " and, as in Paimon, rows of a data-evolution table are not rewritten. Fix: drop"
+                + " whole partitions (DELETE with a condition on partition columns only), or"
+                + " INSERT OVERWRITE the table with the rows to keep.",
+            statement, table.name(), blobs, BlobOptions.BLOB_FIELD.key()));
   }
 
   /** Whether the -D rows of a DELETE on {@code table} are dropped by {@code ignore-delete}. */

@@ -1,6 +1,7 @@
 package io.basalt.rowtracking;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.basalt.data.BinaryRow;
 import io.basalt.data.BinaryRowCodec;
@@ -9,6 +10,8 @@ import io.basalt.manifest.FileKind;
 import io.basalt.manifest.ManifestEntry;
 import io.basalt.manifest.SimpleStats;
 import io.basalt.predicate.ColumnStatistics;
+import io.basalt.snapshot.CommitKind;
+import io.basalt.snapshot.Snapshot;
 import java.util.Arrays;
 import java.util.List;
 import org.apache.spark.sql.catalyst.expressions.GenericInternalRow;
@@ -59,6 +62,65 @@ class RowIdAssignmentTest {
     }
     assertThat(assigned.get(3)).isSameAs(deleted);
     assertThat(RowIdAssignment.nextRowId(assigned, null)).isEqualTo(5);
+  }
+
+  @Test
+  void blobFilesTakeTheIdsOfTheDataFileBeforeThem() {
+    DataFileMeta data1 = file("data-1.parquet", 5, DataFileMeta.SOURCE_APPEND, SimpleStats.EMPTY);
+    DataFileMeta image1 = blob("data-2.blob", 3, "image");
+    DataFileMeta image2 = blob("data-3.blob", 2, "image");
+    DataFileMeta thumb1 = blob("data-4.blob", 5, "thumb");
+    DataFileMeta data2 = file("data-5.parquet", 4, DataFileMeta.SOURCE_APPEND, SimpleStats.EMPTY);
+    DataFileMeta image3 = blob("data-6.blob", 4, "image");
+    Snapshot latest = snapshotWithNextRowId(100);
+    List<ManifestEntry> assigned =
+        RowIdAssignment.assign(
+            List.of(add(data1), add(image1), add(image2), add(thumb1), add(data2), add(image3)),
+            3,
+            latest);
+
+    assertThat(assigned.stream().map(e -> e.file().firstRowId()))
+        .containsExactly(100L, 100L, 103L, 100L, 105L, 105L);
+    assertThat(RowIdAssignment.nextRowId(assigned, latest)).isEqualTo(109);
+  }
+
+  @Test
+  void blobFilesPastTheirDataFileAreABug() {
+    DataFileMeta data = file("data-1.parquet", 2, DataFileMeta.SOURCE_APPEND, SimpleStats.EMPTY);
+    DataFileMeta image = blob("data-2.blob", 3, "image");
+    assertThatThrownBy(() -> RowIdAssignment.assign(List.of(add(data), add(image)), 1, null))
+        .hasMessage("Blob file data-2.blob has rows past its data file's (ids up to 2)");
+  }
+
+  private static Snapshot snapshotWithNextRowId(long nextRowId) {
+    return new Snapshot(
+        3,
+        2,
+        0,
+        "base",
+        null,
+        "delta",
+        null,
+        null,
+        null,
+        null,
+        "user",
+        1,
+        CommitKind.APPEND,
+        0,
+        null,
+        null,
+        null,
+        null,
+        null,
+        null,
+        null,
+        nextRowId);
+  }
+
+  private static DataFileMeta blob(String name, long rows, String column) {
+    return file(name, rows, DataFileMeta.SOURCE_APPEND, SimpleStats.EMPTY)
+        .withWriteCols(List.of(column));
   }
 
   @Test

@@ -1,5 +1,6 @@
 package io.basalt.spark.procedures;
 
+import io.basalt.blob.BlobColumns;
 import io.basalt.bucket.PostponedBucket;
 import io.basalt.data.BinaryRow;
 import io.basalt.manifest.DataFileMeta;
@@ -57,6 +58,7 @@ final class CompactProcedure extends BaseProcedure {
   public Iterator<Scan> call(InternalRow input) {
     CompactArguments parsed = CompactArguments.parse(input);
     FileStoreTable table = withOptions(loadTable(parsed.table()), parsed.options());
+    BlobColumns.checkNoCompaction(table.rowType(), table.options(), table.name());
     CompactArguments args = parsed.validate(table);
     // every live file, level 0 included: deletion-vector reads hide level 0, compaction must not
     TableScan.Plan plan = table.newScan().forCompaction().plan();

@@ -1,5 +1,6 @@
 package io.basalt.spark.read;
 
+import io.basalt.blob.BlobColumns;
 import io.basalt.data.ProjectedRow;
 import io.basalt.deletionvectors.DeletionVector;
 import io.basalt.manifest.DataFileMeta;
@@ -126,6 +127,9 @@ final class MetadataRows {
         }
         int index = nextFile++;
         file = split.files().get(index);
+        if (BlobColumns.isBlobFile(file.fileName())) {
+          continue; // read with its data file
+        }
         deleted = DeletionVectors.load(table, file, split.deletionFile(index));
         position = -1;
         metadata.setFile(read.path(split, file).toString());

@@ -1,5 +1,6 @@
 package io.basalt.spark.read;
 
+import io.basalt.blob.BlobColumns;
 import io.basalt.manifest.DataFileMeta;
 import io.basalt.manifest.FileKind;
 import io.basalt.manifest.ManifestEntry;
@@ -308,6 +309,8 @@ public final class SparkScan
               && !metadata.rowValues()
               && !metadata.rowTracking()
               && splits.stream().allMatch(DataSplit::rawConvertible)
+              // BLOB values live in .blob files, which only the row read joins in
+              && BlobColumns.of(table.rowType(), table.options()).isEmpty()
               && VectorizedReadOptions.supportsColumnar(dataSchema)
               && !VectorizedReadOptions.readsNanosecondTimestamps(table.rowType(), dataSchema);
     }

@@ -6,6 +6,7 @@ import io.basalt.spark.read.MetadataColumns;
 import io.basalt.spark.read.SparkScan;
 import io.basalt.spark.read.SparkScanBuilder;
 import io.basalt.table.FileStoreTable;
+import io.basalt.table.RowLevelSupport;
 import java.util.List;
 import org.apache.spark.sql.connector.expressions.Expressions;
 import org.apache.spark.sql.connector.expressions.NamedReference;
@@ -45,6 +46,8 @@ public final class SparkCopyOnWriteOperation implements RowLevelOperation {
 
   @Override
   public ScanBuilder newScanBuilder(CaseInsensitiveStringMap options) {
+    // here, not when the operation starts: a DELETE of whole partitions never gets this far
+    RowLevelSupport.checkRewrite(table, command == Command.MERGE ? "MERGE INTO" : command.name());
     return new SparkScanBuilder(table.copyWithOptions(options.asCaseSensitiveMap()))
         .forRewrite(built -> this.scan = built);
   }

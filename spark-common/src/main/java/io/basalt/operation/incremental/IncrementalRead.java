@@ -1,5 +1,6 @@
 package io.basalt.operation.incremental;
 
+import io.basalt.blob.BlobColumns;
 import io.basalt.data.ProjectedRow;
 import io.basalt.data.RowKind;
 import io.basalt.manifest.DataFileMeta;
@@ -179,6 +180,9 @@ public final class IncrementalRead implements Serializable {
     DataSplit only = split.after().get(0);
     List<FileChange> files = new ArrayList<>();
     for (DataFileMeta file : only.files()) {
+      if (BlobColumns.isBlobFile(file.fileName())) {
+        continue; // read with its data file
+      }
       files.add(new FileChange(only, file, RowKind.INSERT));
     }
     return new FileChanges(files);
@@ -194,6 +198,9 @@ public final class IncrementalRead implements Serializable {
     List<FileChange> changed = new ArrayList<>();
     for (DataSplit side : split.after()) {
       for (DataFileMeta file : side.files()) {
+        if (BlobColumns.isBlobFile(file.fileName())) {
+          continue; // read with its data file
+        }
         if (!beforeNames.contains(file.fileName())) {
           changed.add(new FileChange(side, file, RowKind.INSERT));
         }
@@ -201,6 +208,9 @@ public final class IncrementalRead implements Serializable {
     }
     for (DataSplit side : split.before()) {
       for (DataFileMeta file : side.files()) {
+        if (BlobColumns.isBlobFile(file.fileName())) {
+          continue;
+        }
         if (!afterNames.contains(file.fileName())) {
           changed.add(new FileChange(side, file, RowKind.DELETE));
         }

@@ -1,6 +1,7 @@
 package io.basalt.operation.read;
 
 import io.basalt.BasaltException;
+import io.basalt.blob.BlobColumns;
 import io.basalt.data.ProjectedRow;
 import io.basalt.deletionvectors.BucketDeletionVectors;
 import io.basalt.deletionvectors.DeletionFile;
@@ -46,6 +47,7 @@ public final class SplitRead implements Serializable {
   private final FileStoreTable table;
   private final StructType readType;
   private final DataFilePaths dataPaths;
+  private final List<String> blobColumns;
   private FileOpener opener = FileOpener.PARQUET_ROWS;
   @Nullable private UnreadableFiles unreadable;
 
@@ -70,6 +72,7 @@ public final class SplitRead implements Serializable {
     this.table = table;
     this.readType = withFieldIds(table, readType);
     this.dataPaths = table.dataFilePaths();
+    this.blobColumns = BlobColumns.of(table.rowType(), table.options());
   }
 
   private static StructType withFieldIds(FileStoreTable table, StructType readType) {
@@ -115,7 +118,7 @@ public final class SplitRead implements Serializable {
         }
       }
       return new ConcatIterator(
-          split.files(),
+          dataFiles(split),
           file -> open(split, file, readType, loadDeletionVector(file, deletionFiles)));
     }
     MergeIterator merged = readKeyValues(split, false);
@@ -244,9 +247,39 @@ public final class SplitRead implements Serializable {
     return new Path(dataPaths.bucketDir(split.partition(), split.bucket()), file.fileName());
   }
 
-  /** Opens one data file of {@code split}, skipping the rows {@code deleted} marks. */
+  /**
+   * The files of {@code split} that hold rows: all but {@code .blob} files, which {@link #open}
+   * reads together with their data file.
+   */
+  public List<DataFileMeta> dataFiles(DataSplit split) {
+    if (blobColumns.isEmpty()) {
+      return split.files();
+    }
+    return split.files().stream().filter(f -> !BlobColumns.isBlobFile(f.fileName())).toList();
+  }
+
+  /**
+   * Opens one data file of {@code split}, skipping the rows {@code deleted} marks. On a table with
+   * BLOB columns, those of {@code schema} are read from the split's blob files of {@code file}.
+   */
   public CloseableIterator<InternalRow> open(
       DataSplit split, DataFileMeta file, StructType schema, @Nullable DeletionVector deleted) {
+    CloseableIterator<InternalRow> rows =
+        blobColumns.isEmpty()
+            ? openFile(split, file, schema)
+            : BlobJoinedRows.open(
+                schema,
+                blobColumns,
+                file,
+                split.files(),
+                blob -> path(split, blob),
+                table.fileIO().conf(),
+                dataSchema -> openFile(split, file, dataSchema));
+    return deleted == null || deleted.isEmpty() ? rows : new DeletedRowsFilter(rows, deleted);
+  }
+
+  private CloseableIterator<InternalRow> openFile(
+      DataSplit split, DataFileMeta file, StructType schema) {
     Path path = path(split, file);
     CloseableIterator<InternalRow> rows;
     try {
@@ -260,7 +293,7 @@ public final class SplitRead implements Serializable {
     if (unreadable != null) {
       rows = unreadable.tolerant(rows, table.fileIO(), path);
     }
-    return deleted == null || deleted.isEmpty() ? rows : new DeletedRowsFilter(rows, deleted);
+    return rows;
   }
 
   /** An error opening a data file, naming the file, the snapshot and the fix. */

@@ -1,5 +1,6 @@
 package io.basalt.operation.scan;
 
+import io.basalt.blob.BlobColumns;
 import io.basalt.deletionvectors.DeletionFile;
 import io.basalt.manifest.DataFileMeta;
 import io.basalt.table.DataSplit;
@@ -64,7 +65,9 @@ public final class SplitPacker {
     for (int i = 0; i < split.files().size(); i++) {
       DataFileMeta file = split.files().get(i);
       long fileWeight = Math.max(file.fileSize(), openFileCost);
-      if (!files.isEmpty() && weight + fileWeight > targetSize) {
+      // a data file's blob files follow it (BlobColumns.arrange) and stay in its piece
+      boolean blob = BlobColumns.isBlobFile(file.fileName());
+      if (!files.isEmpty() && !blob && weight + fileWeight > targetSize) {
         pieces.add(piece(split, files, deletions));
         files = new ArrayList<>();
         deletions = new ArrayList<>();

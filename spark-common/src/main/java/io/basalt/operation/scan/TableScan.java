@@ -1,5 +1,6 @@
 package io.basalt.operation.scan;
 
+import io.basalt.blob.BlobColumns;
 import io.basalt.data.BinaryRow;
 import io.basalt.deletionvectors.DeletionFile;
 import io.basalt.format.FileFormats;
@@ -198,6 +199,7 @@ public final class TableScan {
           deletionVectors
               || (!forCompaction && table.hasPrimaryKey() && MergeEngine.of(table).hidesLevel0());
       FileFilter fileFilter = new FileFilter(table, filters, deletionVectors);
+      boolean blobTable = !BlobColumns.of(table.rowType(), table.options()).isEmpty();
       Map<String, DeletionFile> deletionFiles =
           deletionVectors ? deletionFiles(snapshot) : Map.of();
       List<DataSplit> splits = new ArrayList<>();
@@ -213,9 +215,14 @@ public final class TableScan {
           group = group.stream().filter(e -> e.file().level() > 0).toList();
         }
         for (ManifestEntry entry : postponed ? List.<ManifestEntry>of() : group) {
-          FileFormats.checkDataFile(entry.file().fileName(), table.name());
+          if (!BlobColumns.isBlobFile(entry.file().fileName())) {
+            FileFormats.checkDataFile(entry.file().fileName(), table.name());
+          }
         }
         List<DataFileMeta> files = group.isEmpty() ? List.of() : fileFilter.select(group);
+        if (blobTable) {
+          files = BlobColumns.arrange(files);
+        }
         if (!files.isEmpty()) {
           ManifestEntry first = group.get(0);
           List<DeletionFile> deletions = new ArrayList<>();

@@ -14,7 +14,8 @@ import org.apache.spark.sql.catalyst.InternalRow;
  * write, small files of the bucket are merged when enough have piled up.
  */
 final class AppendBucketWriter implements BucketWriter {
-  private final RollingDataFileWriter files;
+  @Nullable private final RollingDataFileWriter files;
+  @Nullable private final BlobAppendFiles blobFiles;
   private final KeyValueBucketWriter.Target target;
   private final List<DataFileMeta> existingFiles;
   @Nullable private final AppendCompactRewriter rewriter;
@@ -31,8 +32,18 @@ final class AppendBucketWriter implements BucketWriter {
       long firstSequence,
       @Nullable AppendCompactRewriter rewriter,
       CompactionSettings settings,
-      boolean rowTracking) {
-    this.files = new RollingDataFileWriter(context, target.bucketDir(), 0, null, firstSequence);
+      boolean rowTracking,
+      List<String> blobColumns,
+      long blobTargetFileSize) {
+    if (blobColumns.isEmpty()) {
+      this.files = new RollingDataFileWriter(context, target.bucketDir(), 0, null, firstSequence);
+      this.blobFiles = null;
+    } else {
+      this.files = null;
+      this.blobFiles =
+          new BlobAppendFiles(
+              context, target.bucketDir(), firstSequence, blobColumns, blobTargetFileSize);
+    }
     this.rowTracking = rowTracking;
     this.target = target;
     this.existingFiles = existingFiles;
@@ -44,7 +55,11 @@ final class AppendBucketWriter implements BucketWriter {
 
   @Override
   public void write(InternalRow row) {
-    files.write(row);
+    if (files != null) {
+      files.write(row);
+    } else {
+      blobFiles.write(row);
+    }
   }
 
   @Override
@@ -55,7 +70,7 @@ final class AppendBucketWriter implements BucketWriter {
               + kind.shortString()
               + " row. Fix: define a primary key to update or delete rows.");
     }
-    files.write(row);
+    write(row);
   }
 
   @Override
@@ -68,8 +83,9 @@ final class AppendBucketWriter implements BucketWriter {
 
   @Override
   public Result finish(boolean fullCompaction) {
-    List<DataFileMeta> newFiles = files.finish();
-    if (rewriter == null) {
+    List<DataFileMeta> newFiles = files != null ? files.finish() : blobFiles.finish();
+    // compaction would separate a data file from its blob files; blob tables are not compacted
+    if (rewriter == null || blobFiles != null) {
       return new Result(newFiles, List.of(), List.of());
     }
     List<DataFileMeta> all = new ArrayList<>(existingFiles);
@@ -90,7 +106,11 @@ final class AppendBucketWriter implements BucketWriter {
 
   @Override
   public void abort() {
-    files.abort();
+    if (files != null) {
+      files.abort();
+    } else {
+      blobFiles.abort();
+    }
     for (DataFileMeta file : compactAfter) {
       org.apache.hadoop.fs.Path path =
           new org.apache.hadoop.fs.Path(target.bucketDir(), file.fileName());

@@ -161,6 +161,11 @@ public final class RollingDataFileWriter {
     }
   }
 
+  /** The files finished so far, in order (a live view). */
+  List<DataFileMeta> finishedFiles() {
+    return java.util.Collections.unmodifiableList(written);
+  }
+
   /** The next sequence number of an append writer. */
   long nextAppendSequence() {
     return nextAppendSequence;

@@ -1,5 +1,6 @@
 package io.basalt.operation.write;
 
+import io.basalt.blob.BlobColumns;
 import io.basalt.bucket.BucketFunction;
 import io.basalt.bucket.PostponedBucket;
 import io.basalt.changelog.ChangelogProducerGuard;
@@ -260,7 +261,9 @@ public final class TableWrite implements AutoCloseable {
                     firstSequence,
                     compaction.writeOnly() ? null : new AppendCompactRewriter(table),
                     compaction,
-                    RowTracking.enabled(table.options()))
+                    RowTracking.enabled(table.options()),
+                    BlobColumns.of(table.rowType(), table.options()),
+                    BlobColumns.targetFileSize(table.options()))
                 : new KeyValueBucketWriter(
                     context,
                     layout,

@@ -12,6 +12,7 @@ import org.apache.spark.sql.catalyst.expressions.Expression;
 import org.apache.spark.sql.catalyst.expressions.InputFileBlockLength;
 import org.apache.spark.sql.catalyst.expressions.InputFileBlockStart;
 import org.apache.spark.sql.catalyst.expressions.InputFileName;
+import org.apache.spark.sql.catalyst.expressions.NamedExpression;
 import org.apache.spark.sql.catalyst.plans.logical.LogicalPlan;
 import org.apache.spark.sql.catalyst.plans.physical.RoundRobinPartitioning;
 import org.apache.spark.sql.catalyst.rules.Rule;
@@ -27,6 +28,7 @@ import org.apache.spark.sql.execution.exchange.REPARTITION_BY_NUM$;
 import org.apache.spark.sql.execution.exchange.ShuffleExchangeExec;
 import org.apache.spark.sql.internal.SQLConf;
 import scala.Option;
+import scala.collection.immutable.Seq;
 
 /**
  * Inserts a round-robin shuffle right above a Basalt batch scan of a table with BLOB columns when
@@ -183,7 +185,14 @@ public final class RepartitionLargeBlobScan extends Rule<SparkPlan> {
       return scan;
     }
     int count = (int) Math.min(wanted, Integer.MAX_VALUE);
+    // a shuffle takes UnsafeRows; a row scan's readers return other rows (Spark's planner puts a
+    // projection above such a scan, which is now above the shuffle), so project them here
+    @SuppressWarnings("unchecked")
+    SparkPlan input =
+        scan.supportsColumnar()
+            ? scan
+            : new ProjectExec((Seq<NamedExpression>) (Seq<?>) scan.output(), scan);
     return new ShuffleExchangeExec(
-        new RoundRobinPartitioning(count), scan, REPARTITION_BY_NUM$.MODULE$, Option.empty());
+        new RoundRobinPartitioning(count), input, REPARTITION_BY_NUM$.MODULE$, Option.empty());
   }
 }
