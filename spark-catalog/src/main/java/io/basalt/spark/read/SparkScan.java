@@ -289,10 +289,22 @@ public final class SparkScan
               && !metadata.rowValues()
               && !metadata.rowTracking()
               && splits.stream().allMatch(DataSplit::rawConvertible)
+              // Spark's vectorized Parquet reader is the columnar path; ORC and Avro files read
+              // rows
+              && splits.stream().allMatch(SparkScan::allParquet)
               && VectorizedReadOptions.supportsColumnar(dataSchema)
               && !VectorizedReadOptions.readsNanosecondTimestamps(table.rowType(), dataSchema);
     }
     return columnar;
+  }
+
+  private static boolean allParquet(DataSplit split) {
+    return split.files().stream()
+        .allMatch(
+            file ->
+                io.basalt.format.DataFileFormat.ofFileName(file.fileName())
+                    .map(format -> format == io.basalt.format.DataFileFormat.PARQUET)
+                    .orElse(true));
   }
 
   @Override
