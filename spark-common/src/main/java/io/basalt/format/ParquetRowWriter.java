@@ -2,7 +2,6 @@ package io.basalt.format;
 
 import io.basalt.BasaltException;
 import io.basalt.utils.Check;
-import java.io.Closeable;
 import java.io.IOException;
 import java.util.Locale;
 import org.apache.hadoop.conf.Configuration;
@@ -24,7 +23,7 @@ import org.apache.spark.sql.types.StructType;
  * schema. Statistics come from the file footer when the file is finished. Not thread-safe; a failed
  * writer should be {@link #abort() aborted} so the partial file can be deleted.
  */
-public final class ParquetRowWriter implements Closeable {
+public final class ParquetRowWriter implements FormatWriter {
   private final Configuration conf;
   private final Path path;
   private final StructType fileSchema;

@@ -71,12 +71,12 @@ public final class ParquetSchemas {
   }
 
   /** The id of an array element (or map value) below the column {@code fieldId}. */
-  static int elementId(int fieldId, int depth) {
+  public static int elementId(int fieldId, int depth) {
     return NESTED_ID_BASE + fieldId * NESTED_ID_STRIDE + depth;
   }
 
   /** The id of a map key below the column {@code fieldId}. */
-  static int keyId(int fieldId, int depth) {
+  public static int keyId(int fieldId, int depth) {
     return NESTED_ID_BASE - fieldId * NESTED_ID_STRIDE - depth;
   }
 

@@ -1,7 +1,10 @@
 /**
- * Parquet data files in Paimon's layout, written from and read into Spark {@code InternalRow}s.
+ * Data files in Paimon's layout, written from and read into Spark {@code InternalRow}s: Parquet
+ * here, ORC and Avro in the subpackages {@code orc} and {@code avro}. {@link
+ * io.basalt.format.DataFileFormat} picks the writer by {@code file.format} and the reader by a
+ * file's extension; every writer is a {@link io.basalt.format.FormatWriter}.
  *
- * <h2>File layout</h2>
+ * <h2>Parquet file layout</h2>
  *
  * <ul>
  *   <li>One plain Parquet file per data file; the message is named {@code paimon_schema} and the

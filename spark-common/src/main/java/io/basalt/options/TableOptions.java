@@ -43,15 +43,20 @@ public final class TableOptions {
 
   public static final ConfigOption<String> FILE_FORMAT =
       ConfigOption.key("file.format")
-          .enumType("parquet")
+          .enumType("parquet", "orc", "avro")
           .defaultValue("parquet")
-          .description("Data file format. Basalt writes Parquet.");
+          .description(
+              "Format of the data files written from now on: parquet, orc or avro. Files keep"
+                  + " the format they were written in (their extension), so a table can mix"
+                  + " formats after an ALTER.");
 
   public static final ConfigOption<String> FILE_COMPRESSION =
       ConfigOption.key("file.compression")
           .enumType("zstd", "snappy", "gzip", "lz4", "none")
           .defaultValue("zstd")
-          .description("Compression codec of data files.");
+          .description(
+              "Compression codec of data files, for every format (Avro has no lz4; gzip is"
+                  + " Avro's deflate and ORC's zlib).");
 
   public static final ConfigOption<String> PARTITION_DEFAULT_NAME =
       ConfigOption.key("partition.default-name")

@@ -21,13 +21,23 @@ class FileFormatsTest {
   }
 
   @Test
+  void orcAndAvroDataFilesAreReadable() {
+    for (String format : new String[] {"avro", "ORC"}) {
+      Options options = new Options(Map.of("file.format", format), "db.t");
+      assertThatCode(() -> FileFormats.checkReadable(options, "db.t")).doesNotThrowAnyException();
+      assertThatCode(() -> FileFormats.checkDataFile("data-1a-0." + format, "db.t"))
+          .doesNotThrowAnyException();
+    }
+  }
+
+  @Test
   void otherDataFormatsAreRefusedNamingTheOption() {
-    for (String format : new String[] {"avro", "orc"}) {
+    for (String format : new String[] {"csv", "lance"}) {
       Options options = new Options(Map.of("file.format", format), "db.t");
       assertThatThrownBy(() -> FileFormats.checkReadable(options, "db.t"))
           .isInstanceOf(BasaltException.class)
           .hasMessageStartingWith("Table db.t has 'file.format' = '" + format + "'")
-          .hasMessageContaining("Basalt reads and writes only Parquet data files")
+          .hasMessageContaining("Basalt reads and writes parquet, orc and avro data files")
           .hasMessageContaining("Fix: copy the rows with Paimon into a table created with")
           .hasMessageContaining("'file.format' = 'parquet'");
     }
@@ -43,10 +53,10 @@ class FileFormatsTest {
 
   @Test
   void aDataFileInAnotherFormatIsRefusedNamingItAndTheOption() {
-    assertThatThrownBy(() -> FileFormats.checkDataFile("data-1a-0.orc", "db.t"))
+    assertThatThrownBy(() -> FileFormats.checkDataFile("data-1a-0.csv", "db.t"))
         .hasMessageStartingWith(
-            "Data file data-1a-0.orc of table db.t is in format 'orc' (Paimon's option"
-                + " 'file.format'); Basalt reads only parquet data files.")
+            "Data file data-1a-0.csv of table db.t is in format 'csv' (Paimon's option"
+                + " 'file.format'); Basalt reads only parquet, orc and avro data files")
         .hasMessageContaining("'file.format' = 'parquet'");
   }
 }

@@ -311,10 +311,22 @@ public final class SparkScan
               && splits.stream().allMatch(DataSplit::rawConvertible)
               // BLOB values live in .blob files, which only the row read joins in
               && BlobColumns.of(table.rowType(), table.options()).isEmpty()
+              // Spark's vectorized Parquet reader is the columnar path; ORC and Avro files read
+              // rows
+              && splits.stream().allMatch(SparkScan::allParquet)
               && VectorizedReadOptions.supportsColumnar(dataSchema)
               && !VectorizedReadOptions.readsNanosecondTimestamps(table.rowType(), dataSchema);
     }
     return columnar;
+  }
+
+  private static boolean allParquet(DataSplit split) {
+    return split.files().stream()
+        .allMatch(
+            file ->
+                io.basalt.format.DataFileFormat.ofFileName(file.fileName())
+                    .map(format -> format == io.basalt.format.DataFileFormat.PARQUET)
+                    .orElse(true));
   }
 
   @Override

@@ -7,6 +7,7 @@ import io.basalt.deletionvectors.BucketDeletionVectors;
 import io.basalt.deletionvectors.DeletionFile;
 import io.basalt.deletionvectors.DeletionVector;
 import io.basalt.deletionvectors.DeletionVectorIndexFile;
+import io.basalt.format.DataFileFormat;
 import io.basalt.format.ParquetRowReader;
 import io.basalt.fs.DataFilePaths;
 import io.basalt.index.DeletionVectorMeta;
@@ -283,7 +284,14 @@ public final class SplitRead implements Serializable {
     Path path = path(split, file);
     CloseableIterator<InternalRow> rows;
     try {
-      rows = opener.open(table.fileIO().conf(), path, schema);
+      // the opener (maybe Spark's vectorized reader) decodes Parquet; ORC and Avro files, which a
+      // table has after 'file.format' changed or when Paimon wrote them, use the engine's readers
+      DataFileFormat format =
+          DataFileFormat.ofFileName(file.fileName()).orElse(DataFileFormat.PARQUET);
+      rows =
+          format == DataFileFormat.PARQUET
+              ? opener.open(table.fileIO().conf(), path, schema)
+              : format.openRows(table.fileIO().conf(), path, schema);
     } catch (RuntimeException e) {
       if (unreadable != null && unreadable.skip(table.fileIO(), path, e)) {
         return CloseableIterator.of(List.of());

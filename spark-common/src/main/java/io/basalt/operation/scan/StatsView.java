@@ -9,6 +9,8 @@ import java.util.Map;
 import java.util.function.Function;
 import org.apache.spark.sql.catalyst.InternalRow;
 import org.apache.spark.sql.types.DataType;
+import org.apache.spark.sql.types.DataTypes;
+import org.apache.spark.sql.types.Metadata;
 import org.apache.spark.sql.types.StructField;
 import org.apache.spark.sql.types.StructType;
 
@@ -25,10 +27,17 @@ final class StatsView {
     this.names = List.of(columns.fieldNames());
     this.types = new DataType[columns.size()];
     StructField[] fields = columns.fields();
+    StructField[] slots = new StructField[fields.length];
     for (int i = 0; i < types.length; i++) {
       types[i] = fields[i].dataType();
+      // Paimon's stats rows (its ORC and Avro files, for one) also hold arrays, maps and rows,
+      // always null there; decode their fixed slot as a long and never report it
+      slots[i] =
+          io.basalt.data.ValueComparators.isOrderable(types[i])
+              ? fields[i]
+              : new StructField(fields[i].name(), DataTypes.LongType, true, Metadata.empty());
     }
-    this.codec = new BinaryRowCodec(columns);
+    this.codec = new BinaryRowCodec(new StructType(slots));
   }
 
   /** The statistics of each column, looked up by name; unknown for other names. */
@@ -42,6 +51,10 @@ final class StatsView {
     Map<String, ColumnStatistics> byName = new HashMap<>();
     for (int i = 0; i < types.length; i++) {
       Long nullCount = nulls != null && i < nulls.size() ? nulls.get(i) : null;
+      if (!io.basalt.data.ValueComparators.isOrderable(types[i])) {
+        byName.put(names.get(i), new ColumnStatistics(null, null, nullCount));
+        continue;
+      }
       byName.put(
           names.get(i),
           new ColumnStatistics(

@@ -4,7 +4,8 @@ import io.basalt.data.BinaryRow;
 import io.basalt.data.BinaryRowCodec;
 import io.basalt.data.ProjectedRow;
 import io.basalt.data.RowKind;
-import io.basalt.format.ParquetRowWriter;
+import io.basalt.format.DataFileFormat;
+import io.basalt.format.FormatWriter;
 import io.basalt.format.ParquetWriteOptions;
 import io.basalt.format.WrittenFile;
 import io.basalt.fs.TablePaths;
@@ -26,7 +27,8 @@ import org.apache.spark.sql.types.StructType;
 
 /**
  * Writes rows of one bucket into data files of one level, starting a new file at the target size,
- * and describes each finished file as a {@link DataFileMeta}. One Parquet writer is open at a time.
+ * and describes each finished file as a {@link DataFileMeta}. One file writer (of the table's
+ * {@code file.format}) is open at a time.
  *
  * <p>For key-value files the first and last rows give the min and max key, so rows must arrive
  * sorted, and the last row passed must stay valid until the next call (the write buffer's rows do).
@@ -41,6 +43,7 @@ public final class RollingDataFileWriter {
   private final String filePrefix;
   private final StructType fileSchema;
   private final ParquetWriteOptions writeOptions;
+  private final DataFileFormat format;
   private final long targetFileSize;
   private final long schemaId;
   private final int level;
@@ -54,7 +57,7 @@ public final class RollingDataFileWriter {
   private final List<DataFileMeta> written = new ArrayList<>();
   private final List<Path> writtenPaths = new ArrayList<>();
 
-  private ParquetRowWriter writer;
+  private FormatWriter writer;
   private Path path;
   private String fileName;
   private int fileCounter;
@@ -103,6 +106,7 @@ public final class RollingDataFileWriter {
     this.filePrefix = TablePaths.newFilePrefix(prefix);
     this.fileSchema = layout == null ? context.rowType() : layout.fileSchema();
     this.writeOptions = context.parquetOptions();
+    this.format = context.fileFormat();
     this.targetFileSize = context.targetFileSize();
     this.schemaId = context.schemaId();
     this.level = level;
@@ -204,9 +208,9 @@ public final class RollingDataFileWriter {
   }
 
   private void open(InternalRow first) {
-    fileName = filePrefix + (fileCounter++) + ".parquet";
+    fileName = filePrefix + (fileCounter++) + "." + format.id();
     path = new Path(bucketDir, fileName);
-    writer = new ParquetRowWriter(conf, path, fileSchema, writeOptions);
+    writer = format.newWriter(conf, path, fileSchema, writeOptions);
     deleteRows = 0;
     if (layout != null) {
       minKey = keyCodec.toBinary(keyView.replace(first));

@@ -1,5 +1,6 @@
 package io.basalt.operation.write;
 
+import io.basalt.format.DataFileFormat;
 import io.basalt.format.ParquetWriteOptions;
 import io.basalt.options.Options;
 import io.basalt.options.TableOptions;
@@ -14,6 +15,7 @@ record WriteContext(
     StructType rowType,
     long schemaId,
     ParquetWriteOptions parquetOptions,
+    DataFileFormat fileFormat,
     long targetFileSize,
     long writeBufferSize,
     boolean spillable,
@@ -31,6 +33,7 @@ record WriteContext(
         rowType,
         schemaId,
         parquetOptions,
+        fileFormat,
         targetFileSize,
         writeBufferSize,
         spillable,
@@ -46,6 +49,7 @@ record WriteContext(
         newRowType,
         schemaId,
         parquetOptions,
+        fileFormat,
         targetFileSize,
         writeBufferSize,
         spillable,
@@ -67,6 +71,7 @@ record WriteContext(
         table.rowType(),
         table.schema().id(),
         parquet,
+        DataFileFormat.of(options.get(TableOptions.FILE_FORMAT)),
         options.get(WriteOptions.TARGET_FILE_SIZE),
         options.get(WriteOptions.WRITE_BUFFER_SIZE),
         options.get(WriteOptions.WRITE_BUFFER_SPILLABLE),
