@@ -94,9 +94,8 @@ public final class StreamStart {
           String.format(
               "Cannot stream table %s: its merge engine '%s' stores partial rows and %s, so the"
                   + " stream cannot give correct row kinds ('%s' = '%s'). Fix: read it in batch,"
-                  + " or write and stream it with Apache Paimon after ALTER TABLE %s SET"
-                  + " TBLPROPERTIES ('%s' = 'lookup') (or 'full-compaction'), producers Basalt"
-                  + " does not write yet.",
+                  + " or ALTER TABLE %s SET TBLPROPERTIES ('%s' = 'lookup'), whose changelog"
+                  + " holds the merged rows.",
               table.name(),
               engine.kind().value(),
               why,

@@ -1,5 +1,7 @@
 package io.basalt.operation.write;
 
+import io.basalt.changelog.ChangelogProducerGuard;
+import io.basalt.changelog.RowDeduplicate;
 import io.basalt.data.BinaryRow;
 import io.basalt.data.RowComparator;
 import io.basalt.data.RowKind;
@@ -11,6 +13,7 @@ import io.basalt.mergetree.KeyValueLayout;
 import io.basalt.mergetree.MergeIterator;
 import io.basalt.mergetree.compact.SortedRun;
 import io.basalt.operation.read.SplitRead;
+import io.basalt.options.ChangelogOptions;
 import io.basalt.table.DataSplit;
 import io.basalt.table.FileStoreTable;
 import io.basalt.utils.CloseableIterator;
@@ -18,6 +21,7 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import javax.annotation.Nullable;
+import org.apache.hadoop.fs.Path;
 import org.apache.spark.sql.catalyst.InternalRow;
 import org.apache.spark.sql.types.StructType;
 
@@ -39,6 +43,12 @@ public final class LookupPromotion {
   private final RowComparator keyOrder;
   private final SplitRead read;
   private final MergeEngine mergeEngine;
+  // Paimon's lookup changelog producer: the promotion knows each key's before and after rows
+  private final boolean changelog;
+  private final RowDeduplicate deduplicate;
+  private final MergeFunction withOld;
+  private final MergeFunction previousMerge;
+  private final List<KeyCursor> matches = new ArrayList<>();
 
   public LookupPromotion(
       FileStoreTable table, KeyValueLayout layout, Comparator<InternalRow> versionOrder) {
@@ -49,34 +59,58 @@ public final class LookupPromotion {
     this.versionOrder = versionOrder;
     this.keyOrder = layout.keyComparator();
     this.read = table.newRead(table.rowType());
+    this.changelog =
+        ChangelogOptions.LOOKUP.equals(ChangelogProducerGuard.producer(table.options()));
+    this.deduplicate = RowDeduplicate.of(table.schema(), table.options(), table.name());
+    this.withOld = mergeEngine.newMergeFunction(layout, layout.valueFields());
+    this.previousMerge = mergeEngine.newMergeFunction(layout, layout.valueFields());
+  }
+
+  /** What a promotion wrote: the data files and the lookup changelog files. */
+  record Output(List<DataFileMeta> files, List<DataFileMeta> changelog) {}
+
+  /** Whether promotions also write the {@code lookup} changelog of the keys they move up. */
+  boolean producesChangelog() {
+    return changelog;
   }
 
   /**
-   * Writes {@code level0}'s rows at {@code outputLevel}; returns the files written.
+   * Writes {@code level0}'s rows at {@code outputLevel}, and with the {@code lookup} producer their
+   * changelog; returns the files written.
    *
-   * @param deletionVectors the bucket's vectors; null only for engines that keep the oldest version
-   *     (first-row), which never delete an older row
+   * @param deletionVectors the bucket's vectors; null when the table has none, and then the older
+   *     versions stay live and the new rows are written as they are (reads merge them)
+   * @param outputLevel the level to write at, or -1 to write only the changelog (nothing moves)
    */
-  List<DataFileMeta> promote(
+  Output promote(
       DataSplit bucket,
       List<DataFileMeta> level0,
       List<SortedRun> upper,
       int outputLevel,
       @Nullable BucketDeletionVectors deletionVectors) {
-
     BinaryRow partition = bucket.partition();
+    Path bucketDir = table.dataFilePaths().bucketDir(partition, bucket.bucket());
     RollingDataFileWriter writer =
-        new RollingDataFileWriter(
-            context,
-            table.dataFilePaths().bucketDir(partition, bucket.bucket()),
-            outputLevel,
-            layout,
-            0,
-            DataFileMeta.SOURCE_COMPACT);
+        outputLevel < 0
+            ? null
+            : new RollingDataFileWriter(
+                context, bucketDir, outputLevel, layout, 0, DataFileMeta.SOURCE_COMPACT);
+    RollingDataFileWriter changes =
+        changelog
+            ? new RollingDataFileWriter(
+                context,
+                bucketDir,
+                0,
+                layout,
+                0,
+                DataFileMeta.SOURCE_COMPACT,
+                RollingDataFileWriter.CHANGELOG_PREFIX)
+            : null;
+    LookupChangelog emitter =
+        changes == null ? null : new LookupChangelog(layout, deduplicate, changes::write);
     DataSplit newFiles =
         new DataSplit(0, partition, bucket.bucket(), bucket.totalBuckets(), level0, false);
     List<KeyCursor> cursors = new ArrayList<>();
-    MergeFunction withOld = mergeEngine.newMergeFunction(layout, layout.valueFields());
     try (MergeIterator merged =
         new MergeIterator(
             read.openRuns(newFiles, layout, layout.fileSchema()),
@@ -89,38 +123,101 @@ public final class LookupPromotion {
       }
       while (merged.hasNext()) {
         InternalRow row = merged.next();
-        KeyCursor old = null;
-        for (KeyCursor cursor : cursors) {
-          if (cursor.seek(row)) {
-            old = cursor;
-          }
+        List<KeyCursor> older = seek(cursors, row);
+        InternalRow before = older.isEmpty() ? null : previous(older);
+        boolean kept = before != null && mergeEngine.keepsOldest();
+        InternalRow after = kept ? before : merge(before, row);
+        if (emitter != null && !kept && after != null) {
+          emitter.emit(before, after);
         }
-        InternalRow result = row;
-        if (old != null && mergeEngine.keepsOldest()) {
-          continue;
-        }
-        if (old != null && mergeEngine.mergesWithOldValue()) {
-          withOld.reset();
-          withOld.add(old.current);
-          withOld.add(row);
-          result = withOld.result();
-        }
-        if (old != null) {
-          old.deleteCurrent(deletionVectors);
-        }
-        if (result != null && RowKind.isAdd(result.getByte(layout.kindIndex()))) {
-          writer.write(result);
+        if (writer != null) {
+          write(writer, older, row, kept ? null : after, deletionVectors);
         }
       }
-      return writer.finish();
+      List<DataFileMeta> files = writer == null ? List.of() : writer.finish();
+      return new Output(files, changes == null ? List.of() : changes.finish());
     } catch (RuntimeException e) {
-      writer.abort();
+      if (writer != null) {
+        writer.abort();
+      }
+      if (changes != null) {
+        changes.abort();
+      }
       throw e;
     } finally {
       for (KeyCursor cursor : cursors) {
         cursor.close();
       }
     }
+  }
+
+  /**
+   * Writes a key's new data. With deletion vectors its older versions are deleted and the merged
+   * row ({@code after}, null to keep the older one) replaces them; without, the new row joins them.
+   */
+  private void write(
+      RollingDataFileWriter writer,
+      List<KeyCursor> older,
+      InternalRow row,
+      @Nullable InternalRow after,
+      @Nullable BucketDeletionVectors deletionVectors) {
+    if (deletionVectors == null) {
+      // first-row keeps the older version; other engines leave the merge of versions to reads
+      if (!(mergeEngine.keepsOldest() && !older.isEmpty())) {
+        writer.write(row);
+      }
+      return;
+    }
+    if (after == null) {
+      return;
+    }
+    for (KeyCursor cursor : older) {
+      cursor.deleteCurrent(deletionVectors);
+    }
+    if (RowKind.isAdd(after.getByte(layout.kindIndex()))) {
+      writer.write(after);
+    }
+  }
+
+  /** The cursors holding an older version of {@code row}'s key. */
+  private List<KeyCursor> seek(List<KeyCursor> cursors, InternalRow row) {
+    matches.clear();
+    for (KeyCursor cursor : cursors) {
+      if (cursor.seek(row)) {
+        matches.add(cursor);
+      }
+    }
+    return matches;
+  }
+
+  /**
+   * The key's merged older value. With deletion vectors only one run holds a live version; without,
+   * several may, and they merge oldest first as a read would.
+   */
+  @Nullable
+  private InternalRow previous(List<KeyCursor> older) {
+    // only existence matters unless the old values are merged or compared
+    if (older.size() == 1 || !(mergeEngine.mergesWithOldValue() || changelog)) {
+      return older.get(0).current;
+    }
+    older.sort((a, b) -> versionOrder.compare(a.current, b.current));
+    previousMerge.reset();
+    for (KeyCursor cursor : older) {
+      previousMerge.add(cursor.current);
+    }
+    return previousMerge.result();
+  }
+
+  /** The key's new merged value: {@code row} over the older value, when there is one. */
+  @Nullable
+  private InternalRow merge(@Nullable InternalRow before, InternalRow row) {
+    if (before == null || !(mergeEngine.mergesWithOldValue() || changelog)) {
+      return row;
+    }
+    withOld.reset();
+    withOld.add(before);
+    withOld.add(row);
+    return withOld.result();
   }
 
   /** Walks the live keys of one older sorted run in order, remembering file and position. */
@@ -130,7 +227,9 @@ public final class LookupPromotion {
     @Nullable private final BucketDeletionVectors deletionVectors;
     // the old values are read only when the engine merges them with the new row
     private final StructType schema =
-        mergeEngine.mergesWithOldValue() ? layout.fileSchema() : layout.schemaWithValues(List.of());
+        mergeEngine.mergesWithOldValue() || changelog
+            ? layout.fileSchema()
+            : layout.schemaWithValues(List.of());
     private int fileIndex = -1;
     private CloseableIterator<InternalRow> rows;
     private long position;

@@ -280,7 +280,9 @@ public final class TableWrite implements AutoCloseable {
   @Nullable
   private KeyValueBucketWriter.LookupMode lookupMode(BinaryRow partition, int bucket) {
     boolean vectors = table.options().get(TableOptions.DELETION_VECTORS_ENABLED);
-    if (!(vectors || mergeEngine.hidesLevel0()) || compaction.writeOnly()) {
+    boolean changelog =
+        ChangelogOptions.LOOKUP.equals(ChangelogProducerGuard.producer(table.options()));
+    if (!(vectors || mergeEngine.hidesLevel0() || changelog) || compaction.writeOnly()) {
       return null;
     }
     if (promotion == null) {
