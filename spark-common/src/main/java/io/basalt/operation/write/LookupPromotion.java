@@ -1,6 +1,6 @@
 package io.basalt.operation.write;
 
-import io.basalt.changelog.ChangelogProducerGuard;
+import io.basalt.changelog.LookupProducer;
 import io.basalt.changelog.RowDeduplicate;
 import io.basalt.data.BinaryRow;
 import io.basalt.data.RowComparator;
@@ -13,7 +13,6 @@ import io.basalt.mergetree.KeyValueLayout;
 import io.basalt.mergetree.MergeIterator;
 import io.basalt.mergetree.compact.SortedRun;
 import io.basalt.operation.read.SplitRead;
-import io.basalt.options.ChangelogOptions;
 import io.basalt.table.DataSplit;
 import io.basalt.table.FileStoreTable;
 import io.basalt.utils.CloseableIterator;
@@ -47,7 +46,6 @@ public final class LookupPromotion {
   private final boolean changelog;
   private final RowDeduplicate deduplicate;
   private final MergeFunction withOld;
-  private final MergeFunction previousMerge;
   private final List<KeyCursor> matches = new ArrayList<>();
 
   public LookupPromotion(
@@ -59,11 +57,9 @@ public final class LookupPromotion {
     this.versionOrder = versionOrder;
     this.keyOrder = layout.keyComparator();
     this.read = table.newRead(table.rowType());
-    this.changelog =
-        ChangelogOptions.LOOKUP.equals(ChangelogProducerGuard.producer(table.options()));
+    this.changelog = LookupProducer.enabled(table.options());
     this.deduplicate = RowDeduplicate.of(table.schema(), table.options(), table.name());
     this.withOld = mergeEngine.newMergeFunction(layout, layout.valueFields());
-    this.previousMerge = mergeEngine.newMergeFunction(layout, layout.valueFields());
   }
 
   /** What a promotion wrote: the data files and the lookup changelog files. */
@@ -125,13 +121,16 @@ public final class LookupPromotion {
         InternalRow row = merged.next();
         List<KeyCursor> older = seek(cursors, row);
         InternalRow before = older.isEmpty() ? null : previous(older);
+        if (before != null && !RowKind.isAdd(before.getByte(layout.kindIndex()))) {
+          before = null; // a retraction above level 0 (no deletion vectors): the key has no row
+        }
         boolean kept = before != null && mergeEngine.keepsOldest();
         InternalRow after = kept ? before : merge(before, row);
         if (emitter != null && !kept && after != null) {
           emitter.emit(before, after);
         }
         if (writer != null) {
-          write(writer, older, row, kept ? null : after, deletionVectors);
+          write(writer, older, before, row, kept ? null : after, deletionVectors);
         }
       }
       List<DataFileMeta> files = writer == null ? List.of() : writer.finish();
@@ -153,17 +152,19 @@ public final class LookupPromotion {
 
   /**
    * Writes a key's new data. With deletion vectors its older versions are deleted and the merged
-   * row ({@code after}, null to keep the older one) replaces them; without, the new row joins them.
+   * row ({@code after}, null to keep the older one) replaces them. Without, the older versions
+   * stay: with the lookup producer the merged row goes above them whole (a retraction too, so that
+   * it supersedes them); otherwise (first-row) the new row is written when the key had none.
    */
   private void write(
       RollingDataFileWriter writer,
       List<KeyCursor> older,
+      @Nullable InternalRow before,
       InternalRow row,
       @Nullable InternalRow after,
       @Nullable BucketDeletionVectors deletionVectors) {
-    if (deletionVectors == null) {
-      // first-row keeps the older version; other engines leave the merge of versions to reads
-      if (!(mergeEngine.keepsOldest() && !older.isEmpty())) {
+    if (deletionVectors == null && !changelog) {
+      if (older.isEmpty() && RowKind.isAdd(row.getByte(layout.kindIndex()))) {
         writer.write(row);
       }
       return;
@@ -171,10 +172,14 @@ public final class LookupPromotion {
     if (after == null) {
       return;
     }
-    for (KeyCursor cursor : older) {
-      cursor.deleteCurrent(deletionVectors);
+    if (deletionVectors != null) {
+      for (KeyCursor cursor : older) {
+        cursor.deleteCurrent(deletionVectors);
+      }
     }
-    if (RowKind.isAdd(after.getByte(layout.kindIndex()))) {
+    boolean live = RowKind.isAdd(after.getByte(layout.kindIndex()));
+    boolean supersedes = deletionVectors == null && before != null;
+    if (live || supersedes) {
       writer.write(after);
     }
   }
@@ -191,21 +196,17 @@ public final class LookupPromotion {
   }
 
   /**
-   * The key's merged older value. With deletion vectors only one run holds a live version; without,
-   * several may, and they merge oldest first as a read would.
+   * The key's merged older value: the newest older version. With deletion vectors it is the only
+   * live one; without, the lookup layout keeps each key's newest version above level 0 whole.
    */
-  @Nullable
   private InternalRow previous(List<KeyCursor> older) {
-    // only existence matters unless the old values are merged or compared
-    if (older.size() == 1 || !(mergeEngine.mergesWithOldValue() || changelog)) {
-      return older.get(0).current;
+    InternalRow newest = older.get(0).current;
+    for (int i = 1; i < older.size(); i++) {
+      if (versionOrder.compare(older.get(i).current, newest) > 0) {
+        newest = older.get(i).current;
+      }
     }
-    older.sort((a, b) -> versionOrder.compare(a.current, b.current));
-    previousMerge.reset();
-    for (KeyCursor cursor : older) {
-      previousMerge.add(cursor.current);
-    }
-    return previousMerge.result();
+    return newest;
   }
 
   /** The key's new merged value: {@code row} over the older value, when there is one. */
