@@ -1,10 +1,9 @@
 package io.basalt.operation.commit;
 
-import io.basalt.changelog.ChangelogProducerGuard;
+import io.basalt.changelog.LookupProducer;
 import io.basalt.data.BinaryRow;
 import io.basalt.manifest.ManifestEntry;
 import io.basalt.operation.maintenance.PostCommitActions;
-import io.basalt.options.ChangelogOptions;
 import io.basalt.options.CompactionSettings;
 import io.basalt.options.WriteOptions;
 import io.basalt.predicate.Predicate;
@@ -53,8 +52,7 @@ public final class FileStoreCommit {
   /** A commit whose snapshot times come from {@code clock} (tests of clock skew). */
   FileStoreCommit(FileStoreTable table, String commitUser, LongSupplier clock) {
     this.table = table;
-    this.lookupChangelog =
-        ChangelogOptions.LOOKUP.equals(ChangelogProducerGuard.producer(table.options()));
+    this.lookupChangelog = LookupProducer.enabled(table.options());
     this.cleanup = new CommitCleanup(table, commitUser);
     this.detector = new ConflictDetector(table);
     this.touched = new TouchedEntries(table.manifestFiles(), table.partitionType(), table.name());

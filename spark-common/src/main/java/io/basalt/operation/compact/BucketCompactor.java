@@ -1,6 +1,6 @@
 package io.basalt.operation.compact;
 
-import io.basalt.changelog.ChangelogProducerGuard;
+import io.basalt.changelog.LookupProducer;
 import io.basalt.deletionvectors.BucketDeletionVectors;
 import io.basalt.deletionvectors.DeletionVectorIndexFile;
 import io.basalt.index.IndexFileMeta;
@@ -18,7 +18,6 @@ import io.basalt.operation.write.AppendCompaction;
 import io.basalt.operation.write.BucketCompaction;
 import io.basalt.operation.write.CompactRewriter;
 import io.basalt.operation.write.LookupPromotion;
-import io.basalt.options.ChangelogOptions;
 import io.basalt.options.CompactionSettings;
 import io.basalt.options.TableOptions;
 import io.basalt.options.WriteOptions;
@@ -99,7 +98,7 @@ public final class BucketCompactor {
     boolean lookup =
         vectors != null
             || MergeEngine.of(table).hidesLevel0()
-            || ChangelogOptions.LOOKUP.equals(ChangelogProducerGuard.producer(table.options()));
+            || LookupProducer.enabled(table.options());
     if (lookup) {
       compaction.withLookup(
           vectors,

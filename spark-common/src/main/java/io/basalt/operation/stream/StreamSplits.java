@@ -2,6 +2,7 @@ package io.basalt.operation.stream;
 
 import io.basalt.BasaltException;
 import io.basalt.changelog.ChangelogProducerGuard;
+import io.basalt.changelog.LookupProducer;
 import io.basalt.manifest.DataFileMeta;
 import io.basalt.manifest.FileKind;
 import io.basalt.manifest.ManifestEntry;
@@ -54,7 +55,7 @@ public final class StreamSplits {
    * streaming-read-overwrite}.
    */
   public List<IncrementalSplit> changes(Snapshot snapshot) {
-    if (ChangelogOptions.LOOKUP.equals(ChangelogProducerGuard.producer(table.options()))) {
+    if (LookupProducer.enabled(table.options())) {
       // the lookup changelog lands with the promotions (COMPACT snapshots): it is the only change
       return snapshot.changelogManifestList() == null ? List.of() : changelogSplits(snapshot);
     }

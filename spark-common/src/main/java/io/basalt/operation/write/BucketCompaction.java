@@ -73,7 +73,11 @@ public final class BucketCompaction {
     if (level0.isEmpty()) {
       return;
     }
-    int outputLevel = levels.lowestEmptyLevel();
+    // without deletion vectors a lookup table keeps older versions: the new run goes above them
+    int outputLevel =
+        deletionVectors == null && promotion.producesChangelog()
+            ? levels.levelAboveUpperRuns()
+            : levels.lowestEmptyLevel();
     DataSplit bucketFiles = new DataSplit(0, partition, bucket, totalBuckets, level0, false);
     if (outputLevel < 0) {
       // no level to move into: the lookup only writes the changelog, the full compaction the data

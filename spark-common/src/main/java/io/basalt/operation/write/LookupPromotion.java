@@ -25,14 +25,15 @@ import org.apache.spark.sql.catalyst.InternalRow;
 import org.apache.spark.sql.types.StructType;
 
 /**
- * Moves a bucket's level-0 files up for deletion-vector tables: merges them into one sorted run at
- * a level above 0 and, for every key written, looks up the older live version in the levels above
- * (a streaming merge join over their key columns). What happens then depends on the merge engine:
- * deduplicate marks the older version deleted and writes the new one; first-row keeps the older
- * version and drops the new one; partial-update and aggregation merge the older version's values
- * with the new row, write the result and mark the older version deleted. Afterwards each key has
- * exactly one live row in levels above 0, so reads need no merge. Retractions are not written:
- * marking the old version deleted is the delete.
+ * Moves a bucket's level-0 files up by a lookup (tables with deletion vectors, first-row tables and
+ * tables with the {@code lookup} changelog producer): merges them into one sorted run at a level
+ * above 0 and, for every key written, looks up its previous value in the levels above (a streaming
+ * merge join over them). Deduplicate keeps the new row, first-row the older one, partial-update and
+ * aggregation merge the previous value with the new row. With deletion vectors the older version is
+ * marked deleted, so each key keeps one live row above level 0 and reads need no merge. Without, a
+ * {@code lookup} table writes the whole merged row (a retraction too) above the older versions,
+ * which reads then ignore (see {@link io.basalt.changelog.LookupProducer}). With the {@code lookup}
+ * producer the promotion also writes each key's change between its previous and new merged rows.
  */
 public final class LookupPromotion {
   private final FileStoreTable table;
@@ -75,7 +76,7 @@ public final class LookupPromotion {
    * changelog; returns the files written.
    *
    * @param deletionVectors the bucket's vectors; null when the table has none, and then the older
-   *     versions stay live and the new rows are written as they are (reads merge them)
+   *     versions stay in place
    * @param outputLevel the level to write at, or -1 to write only the changelog (nothing moves)
    */
   Output promote(

@@ -3,6 +3,7 @@ package io.basalt.operation.write;
 import io.basalt.bucket.BucketFunction;
 import io.basalt.bucket.PostponedBucket;
 import io.basalt.changelog.ChangelogProducerGuard;
+import io.basalt.changelog.LookupProducer;
 import io.basalt.data.BinaryRow;
 import io.basalt.data.BinaryRowCodec;
 import io.basalt.data.ProjectedRow;
@@ -280,8 +281,7 @@ public final class TableWrite implements AutoCloseable {
   @Nullable
   private KeyValueBucketWriter.LookupMode lookupMode(BinaryRow partition, int bucket) {
     boolean vectors = table.options().get(TableOptions.DELETION_VECTORS_ENABLED);
-    boolean changelog =
-        ChangelogOptions.LOOKUP.equals(ChangelogProducerGuard.producer(table.options()));
+    boolean changelog = LookupProducer.enabled(table.options());
     if (!(vectors || mergeEngine.hidesLevel0() || changelog) || compaction.writeOnly()) {
       return null;
     }
