@@ -119,7 +119,7 @@ class ChangelogLookupIT extends SparkTestBase {
     // each write's changelog is recorded by the COMPACT snapshot of its level-0 promotion
     List<String> kinds =
         rows(
-            "SELECT commit_kind, changelog_record_count IS NOT NULL FROM cl.`%s$snapshots`"
+            "SELECT commit_kind, changelog_manifest_list IS NOT NULL FROM cl.`%s$snapshots`"
                 + " ORDER BY snapshot_id",
             t);
     assertThat(kinds).hasSize(10);
