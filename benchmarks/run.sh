@@ -3,7 +3,7 @@
 # Builds the benchmarks module (with spark-runtime and the modules it needs) and runs one
 # benchmark's main class with the JVM options Spark needs on Java 17.
 #
-#   benchmarks/run.sh [load-and-scan | upsert | bucket-join | cross-partition] [--rows N] [--reps K] [--warmups W] [--rounds R]
+#   benchmarks/run.sh [load-and-scan | upsert | bucket-join | cross-partition | changelog-write] [--rows N] [--reps K] [--warmups W] [--rounds R]
 #                     [--parquet-only]
 #
 # The first argument, if it does not start with '-', names the benchmark:
@@ -11,6 +11,7 @@
 #   upsert         io.basalt.benchmarks.UpsertBenchmark
 #   bucket-join    io.basalt.benchmarks.BucketJoinBenchmark
 #   cross-partition io.basalt.benchmarks.CrossPartitionBenchmark
+#   changelog-write io.basalt.benchmarks.ChangelogWriteBenchmark
 #
 # Environment: BASALT_BENCH_HEAP (default 4g), JAVA_HOME, MVN. See benchmarks/README.md.
 set -euo pipefail
@@ -34,7 +35,8 @@ case "$benchmark" in
   upsert) main_class=io.basalt.benchmarks.UpsertBenchmark ;;
   bucket-join) main_class=io.basalt.benchmarks.BucketJoinBenchmark ;;
   cross-partition) main_class=io.basalt.benchmarks.CrossPartitionBenchmark ;;
-  *) die "unknown benchmark '$benchmark' (expected load-and-scan, upsert, bucket-join or cross-partition)" ;;
+  changelog-write) main_class=io.basalt.benchmarks.ChangelogWriteBenchmark ;;
+  *) die "unknown benchmark '$benchmark' (expected load-and-scan, upsert, bucket-join, cross-partition or changelog-write)" ;;
 esac
 
 # The root pom has no parent, so its first <version> is the project version.

@@ -80,6 +80,12 @@ final class AlterTableSchemas {
         new io.basalt.options.Options(options, "table " + table.name()),
         table.snapshotManager(),
         table.name());
+    io.basalt.changelog.LookupProducer.checkSwitch(
+        new io.basalt.options.Options(current.options(), "table " + table.name()),
+        next,
+        new io.basalt.options.Options(options, "table " + table.name()),
+        table.snapshotManager(),
+        table.name());
     return next;
   }
 

@@ -30,7 +30,7 @@ public final class ChangelogProducerGuard {
 
   /** Whether Basalt writes this producer's changelog. */
   private static boolean supported(String producer) {
-    return ChangelogOptions.NONE.equals(producer) || ChangelogOptions.INPUT.equals(producer);
+    return !ChangelogOptions.FULL_COMPACTION.equals(producer);
   }
 
   /**

@@ -57,6 +57,24 @@ public final class MergeIterator implements CloseableIterator<InternalRow> {
       Comparator<InternalRow> versionOrder,
       MergeFunction mergeFunction,
       boolean emitRetractions) {
+    this(runs, layout, versionOrder, mergeFunction, emitRetractions, new boolean[runs.size()]);
+  }
+
+  /**
+   * Like {@link #MergeIterator(List, KeyValueLayout, Comparator, MergeFunction, boolean)}, where
+   * the rows of some runs are whole merged values (the levels above 0 of a table with the {@code
+   * lookup} changelog producer, as Paimon writes them): such a row replaces every older version of
+   * its key instead of merging with them.
+   *
+   * @param mergedRuns for each run, whether its rows are whole merged values
+   */
+  public MergeIterator(
+      List<CloseableIterator<InternalRow>> runs,
+      KeyValueLayout layout,
+      Comparator<InternalRow> versionOrder,
+      MergeFunction mergeFunction,
+      boolean emitRetractions,
+      boolean[] mergedRuns) {
     this.runs = runs;
     this.mergeFunction = mergeFunction;
     this.keyOrder = layout.keyComparator();
@@ -67,8 +85,8 @@ public final class MergeIterator implements CloseableIterator<InternalRow> {
             .thenComparing(h -> h.row, versionOrder);
     this.heap = new PriorityQueue<>(Math.max(1, runs.size()), order);
     try {
-      for (CloseableIterator<InternalRow> run : runs) {
-        Head head = new Head(run);
+      for (int i = 0; i < runs.size(); i++) {
+        Head head = new Head(runs.get(i), mergedRuns[i]);
         if (head.advance()) {
           heap.add(head);
         }
@@ -104,6 +122,9 @@ public final class MergeIterator implements CloseableIterator<InternalRow> {
       while (!heap.isEmpty() && keyOrder.compare(heap.peek().row, top.row) == 0) {
         // a newer version of the same key; the older row stays valid while the newer is added
         Head newer = heap.poll();
+        if (newer.merged) {
+          mergeFunction.reset(); // a whole merged value: the older versions are in it already
+        }
         mergeFunction.add(newer.row);
         mergedRows++;
         if (top.advance()) {
@@ -181,10 +202,12 @@ public final class MergeIterator implements CloseableIterator<InternalRow> {
   /** A run and its current row. */
   private static final class Head {
     private final CloseableIterator<InternalRow> run;
+    private final boolean merged;
     private InternalRow row;
 
-    Head(CloseableIterator<InternalRow> run) {
+    Head(CloseableIterator<InternalRow> run, boolean merged) {
       this.run = run;
+      this.merged = merged;
     }
 
     boolean advance() {

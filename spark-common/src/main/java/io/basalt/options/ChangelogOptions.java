@@ -19,8 +19,10 @@ public final class ChangelogOptions {
           .description(
               "Which changelog a primary-key table writes for incremental and streaming readers:"
                   + " 'none' writes none; 'input' writes the rows as written, with their row"
-                  + " kinds, as changelog files at each commit. 'lookup' and 'full-compaction'"
-                  + " (Paimon's producers) are not supported by Basalt yet.");
+                  + " kinds, as changelog files at each commit; 'lookup' looks up each written key's"
+                  + " previous merged row when level 0 moves up (at each commit, or at CALL"
+                  + " sys.compact with 'write-only') and writes the exact change (+I, -U/+U, -D)."
+                  + " 'full-compaction' (Paimon's producer) is not supported by Basalt yet.");
 
   public static final ConfigOption<Boolean> ROW_DEDUPLICATE =
       ConfigOption.key("changelog-producer.row-deduplicate")
@@ -29,4 +31,11 @@ public final class ChangelogOptions {
           .description(
               "Whether a producer that compares before and after images ('lookup',"
                   + " 'full-compaction') drops -U/+U pairs whose values are equal.");
+
+  public static final ConfigOption<String> ROW_DEDUPLICATE_IGNORE_FIELDS =
+      ConfigOption.key("changelog-producer.row-deduplicate-ignore-fields")
+          .stringType()
+          .description(
+              "Comma-separated columns that 'changelog-producer.row-deduplicate' leaves out when it"
+                  + " compares the before and after images of a key.");
 }

@@ -2,6 +2,7 @@ package io.basalt.schema;
 
 import io.basalt.BasaltException;
 import io.basalt.changelog.ChangelogProducerGuard;
+import io.basalt.changelog.RowDeduplicate;
 import io.basalt.data.ValueComparators;
 import io.basalt.merge.MergeEngine;
 import io.basalt.options.CompactionSettings;
@@ -61,6 +62,7 @@ public final class SchemaValidation {
     SnapshotRetention.of(options);
     PartitionExpiration.of(options, schema.partitionKeys());
     ChangelogProducerGuard.checkDefinition(schema, options, table);
+    RowDeduplicate.of(schema, options, table);
     RowTrackingValidation.validate(schema, options, table);
     BlobFieldValidation.validate(schema, options, table);
   }

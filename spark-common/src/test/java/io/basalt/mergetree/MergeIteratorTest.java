@@ -87,6 +87,67 @@ class MergeIteratorTest {
     assertThat(drain(merged)).containsExactly("2=b again@4");
   }
 
+  /** Concatenates the values of a key's versions, to show which versions a merge saw. */
+  private static io.basalt.merge.MergeFunction concatenating() {
+    return new io.basalt.merge.MergeFunction() {
+      private final StringBuilder values = new StringBuilder();
+      private InternalRow newest;
+
+      @Override
+      public void reset() {
+        values.setLength(0);
+      }
+
+      @Override
+      public void add(InternalRow keyValue) {
+        values.append(values.length() == 0 ? "" : "+").append(keyValue.getUTF8String(4));
+        newest = keyValue;
+      }
+
+      @Override
+      public InternalRow result() {
+        return new GenericInternalRow(
+            new Object[] {
+              newest.getLong(0),
+              newest.getLong(1),
+              newest.getByte(2),
+              newest.getLong(3),
+              UTF8String.fromString(values.toString())
+            });
+      }
+    };
+  }
+
+  @Test
+  void aMergedRunReplacesOlderVersionsInsteadOfMergingWithThem() {
+    List<CloseableIterator<InternalRow>> runs =
+        List.of(
+            run(kv(1, 7, RowKind.INSERT, "l0"), kv(2, 8, RowKind.INSERT, "l0")),
+            run(kv(1, 5, RowKind.INSERT, "up1"), kv(3, 5, RowKind.INSERT, "up1")),
+            run(kv(1, 2, RowKind.INSERT, "up2"), kv(2, 2, RowKind.INSERT, "up2")));
+    MergeIterator merged =
+        new MergeIterator(
+            runs,
+            LAYOUT,
+            SequenceOrder.bySequenceNumber(LAYOUT),
+            concatenating(),
+            false,
+            new boolean[] {false, true, true});
+    // the newest merged row (up1) stands for all older versions; level-0 rows merge on top
+    assertThat(drain(merged)).containsExactly("1=up1+l0@7", "2=up2+l0@8", "3=up1@5");
+    MergeIterator plain =
+        new MergeIterator(
+            List.of(
+                run(kv(1, 7, RowKind.INSERT, "l0")),
+                run(kv(1, 5, RowKind.INSERT, "up1")),
+                run(kv(1, 2, RowKind.INSERT, "up2"))),
+            LAYOUT,
+            SequenceOrder.bySequenceNumber(LAYOUT),
+            concatenating(),
+            false);
+    assertThat(drain(plain)).containsExactly("1=up2+up1+l0@7");
+  }
+
   @Test
   void emptyAndSingleRuns() {
     assertThat(drain(new MergeIterator(List.of(), LAYOUT))).isEmpty();

@@ -106,6 +106,20 @@ public final class Levels {
     return -1;
   }
 
+  /**
+   * The level right above the lowest non-empty level above 0, so that a run written there is above
+   * every older run (levels order runs by age, as Paimon reads them); the max level when no level
+   * above 0 holds files; -1 when level 1 does.
+   */
+  public int levelAboveUpperRuns() {
+    for (int i = 0; i < levels.size(); i++) {
+      if (!levels.get(i).isEmpty()) {
+        return i == 0 ? -1 : i;
+      }
+    }
+    return maxLevel();
+  }
+
   /** Every file, newest runs first. */
   public List<DataFileMeta> allFiles() {
     List<DataFileMeta> files = new ArrayList<>();

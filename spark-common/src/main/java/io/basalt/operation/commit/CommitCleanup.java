@@ -1,5 +1,6 @@
 package io.basalt.operation.commit;
 
+import io.basalt.changelog.LookupProducer;
 import io.basalt.fs.DataFilePaths;
 import io.basalt.index.IndexFileMeta;
 import io.basalt.index.IndexFilePaths;
@@ -100,7 +101,10 @@ final class CommitCleanup {
       for (DataFileMeta file : newFiles ? message.newFiles() : List.<DataFileMeta>of()) {
         deleteUnless(kept, bucketDir, file);
       }
-      for (DataFileMeta file : newFiles ? message.changelogFiles() : List.<DataFileMeta>of()) {
+      // the lookup changelog is written by the compaction (level 0 moving up), so it goes with it
+      boolean changelogWritten = newFiles || LookupProducer.enabled(table.options());
+      for (DataFileMeta file :
+          changelogWritten ? message.changelogFiles() : List.<DataFileMeta>of()) {
         deleteUnless(kept, bucketDir, file);
       }
       for (DataFileMeta file : message.compactAfter()) {

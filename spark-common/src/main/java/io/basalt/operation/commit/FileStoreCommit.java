@@ -1,5 +1,6 @@
 package io.basalt.operation.commit;
 
+import io.basalt.changelog.LookupProducer;
 import io.basalt.data.BinaryRow;
 import io.basalt.manifest.ManifestEntry;
 import io.basalt.operation.maintenance.PostCommitActions;
@@ -40,6 +41,8 @@ public final class FileStoreCommit {
   private final ConflictDetector detector;
   private final TouchedEntries touched;
   private final CommitLoop loop;
+  // 'lookup' writes its changelog when level 0 moves up, so it belongs to the COMPACT snapshot
+  private final boolean lookupChangelog;
   @Nullable private HashIndexCheck hashIndexCheck;
 
   public FileStoreCommit(FileStoreTable table, String commitUser) {
@@ -49,6 +52,7 @@ public final class FileStoreCommit {
   /** A commit whose snapshot times come from {@code clock} (tests of clock skew). */
   FileStoreCommit(FileStoreTable table, String commitUser, LongSupplier clock) {
     this.table = table;
+    this.lookupChangelog = LookupProducer.enabled(table.options());
     this.cleanup = new CommitCleanup(table, commitUser);
     this.detector = new ConflictDetector(table);
     this.touched = new TouchedEntries(table.manifestFiles(), table.partitionType(), table.name());
@@ -98,7 +102,7 @@ public final class FileStoreCommit {
             checked(adds),
             null,
             hashIndex,
-            CommitChanges.changelog(messages));
+            appendChangelog(messages));
     // point of no return: the APPEND snapshot exists (or landed in an earlier call)
     if (!CommitChanges.hasCompaction(messages)) {
       return afterCommit(appended);
@@ -148,6 +152,11 @@ public final class FileStoreCommit {
     return afterCommit(commitCompactionOnly(messages, identifier));
   }
 
+  /** The changelog an APPEND or OVERWRITE snapshot records: the input producer's. */
+  private List<ManifestEntry> appendChangelog(List<CommitMessage> messages) {
+    return lookupChangelog ? List.of() : CommitChanges.changelog(messages);
+  }
+
   private OptionalLong commitCompactionOnly(List<CommitMessage> messages, long identifier) {
     if (!CommitChanges.hasCompaction(messages)) {
       return OptionalLong.empty();
@@ -175,7 +184,9 @@ public final class FileStoreCommit {
             return changes;
           },
           properties,
-          index);
+          index,
+          // the lookup changelog lands with the promotion that wrote it, as in Paimon
+          lookupChangelog ? CommitChanges.changelog(messages) : List.of());
     } catch (CommitStateUnknownException e) {
       throw e;
     } catch (RuntimeException e) {
@@ -229,7 +240,7 @@ public final class FileStoreCommit {
             },
             null,
             hashIndex,
-            CommitChanges.changelog(messages));
+            appendChangelog(messages));
     // the writers' level-0 promotion (deletion vectors, first-row) makes the new rows visible
     if (!CommitChanges.hasCompaction(promotions)) {
       return afterCommit(overwritten);

@@ -1,5 +1,6 @@
 package io.basalt.operation.compact;
 
+import io.basalt.changelog.LookupProducer;
 import io.basalt.deletionvectors.BucketDeletionVectors;
 import io.basalt.deletionvectors.DeletionVectorIndexFile;
 import io.basalt.index.IndexFileMeta;
@@ -94,7 +95,10 @@ public final class BucketCompactor {
             table.dataFilePaths().bucketDir(split.partition(), split.bucket()),
             table.fileIO().conf());
     BucketDeletionVectors vectors = deletionVectors(split);
-    boolean lookup = vectors != null || MergeEngine.of(table).hidesLevel0();
+    boolean lookup =
+        vectors != null
+            || MergeEngine.of(table).hidesLevel0()
+            || LookupProducer.enabled(table.options());
     if (lookup) {
       compaction.withLookup(
           vectors,
@@ -107,6 +111,9 @@ public final class BucketCompactor {
     List<IndexFileMeta> newIndexFiles = List.of();
     try {
       if (mode == Mode.FULL) {
+        if (compaction.lookupChangelog()) {
+          compaction.promoteLevel0(); // the lookup changelog of the rows still on level 0
+        }
         compaction.full();
       } else {
         if (lookup) {
@@ -131,7 +138,8 @@ public final class BucketCompactor {
         compaction.before(),
         compaction.after(),
         newIndexFiles,
-        vectors == null || !vectors.changed() ? List.of() : vectors.current());
+        vectors == null || !vectors.changed() ? List.of() : vectors.current(),
+        compaction.changelog());
   }
 
   /** The bucket's deletion vectors at the split's snapshot, or null when the table has none. */

@@ -2,6 +2,7 @@ package io.basalt.operation.read;
 
 import io.basalt.BasaltException;
 import io.basalt.blob.BlobColumns;
+import io.basalt.changelog.LookupProducer;
 import io.basalt.data.ProjectedRow;
 import io.basalt.deletionvectors.BucketDeletionVectors;
 import io.basalt.deletionvectors.DeletionFile;
@@ -173,7 +174,8 @@ public final class SplitRead implements Serializable {
         layout,
         sequence.comparator(layout, values),
         mergeEngine.newMergeFunction(layout, values),
-        emitRetractions);
+        emitRetractions,
+        mergedRuns(split, layout));
   }
 
   /**
@@ -228,19 +230,37 @@ public final class SplitRead implements Serializable {
       KeyValueLayout layout,
       StructType kvType,
       Function<String, DeletionVector> deletionVectors) {
-    int maxLevel = 1;
-    for (DataFileMeta file : split.files()) {
-      maxLevel = Math.max(maxLevel, file.level());
-    }
-    Levels levels = new Levels(layout.keyType(), maxLevel + 1, split.files());
     List<CloseableIterator<InternalRow>> runs = new ArrayList<>();
-    for (LevelSortedRun run : levels.sortedRuns()) {
+    for (LevelSortedRun run : sortedRuns(split, layout)) {
       runs.add(
           new ConcatIterator(
               run.run().files(),
               file -> open(split, file, kvType, deletionVectors.apply(file.fileName()))));
     }
     return runs;
+  }
+
+  private static List<LevelSortedRun> sortedRuns(DataSplit split, KeyValueLayout layout) {
+    int maxLevel = 1;
+    for (DataFileMeta file : split.files()) {
+      maxLevel = Math.max(maxLevel, file.level());
+    }
+    return new Levels(layout.keyType(), maxLevel + 1, split.files()).sortedRuns();
+  }
+
+  /**
+   * For each run {@link #openRuns} opens, whether its rows are whole merged values that replace
+   * older versions: the levels above 0 of a table with the {@code lookup} changelog producer.
+   */
+  public boolean[] mergedRuns(DataSplit split, KeyValueLayout layout) {
+    List<LevelSortedRun> runs = sortedRuns(split, layout);
+    boolean[] merged = new boolean[runs.size()];
+    if (LookupProducer.enabled(table.options())) {
+      for (int i = 0; i < merged.length; i++) {
+        merged[i] = runs.get(i).level() > 0;
+      }
+    }
+    return merged;
   }
 
   /** The full path of {@code file} of {@code split}. */

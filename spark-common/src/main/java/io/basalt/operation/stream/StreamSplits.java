@@ -2,6 +2,7 @@ package io.basalt.operation.stream;
 
 import io.basalt.BasaltException;
 import io.basalt.changelog.ChangelogProducerGuard;
+import io.basalt.changelog.LookupProducer;
 import io.basalt.manifest.DataFileMeta;
 import io.basalt.manifest.FileKind;
 import io.basalt.manifest.ManifestEntry;
@@ -54,6 +55,10 @@ public final class StreamSplits {
    * streaming-read-overwrite}.
    */
   public List<IncrementalSplit> changes(Snapshot snapshot) {
+    if (LookupProducer.enabled(table.options())) {
+      // the lookup changelog lands with the promotions (COMPACT snapshots): it is the only change
+      return snapshot.changelogManifestList() == null ? List.of() : changelogSplits(snapshot);
+    }
     if (snapshot.commitKind() == CommitKind.COMPACT
         || (snapshot.commitKind() == CommitKind.OVERWRITE && !readOverwrite)) {
       return List.of();
@@ -66,8 +71,8 @@ public final class StreamSplits {
 
   /**
    * The snapshot's changelog files, one split per bucket, read as written (a key may come several
-   * times, e.g. -U then +U). Only the {@code input} producer's files are streamed: the lookup and
-   * full-compaction producers are not built, so their changelog is left to Paimon; a table without
+   * times, e.g. -U then +U). The {@code input} and {@code lookup} producers' files are streamed;
+   * the full-compaction producer is not built, so its changelog is left to Paimon; a table without
    * producer never reads changelog files, as in Paimon.
    */
   private List<IncrementalSplit> changelogSplits(Snapshot snapshot) {
@@ -75,11 +80,12 @@ public final class StreamSplits {
     if (ChangelogOptions.NONE.equals(producer)) {
       return deltaSplits(snapshot);
     }
-    if (!ChangelogOptions.INPUT.equals(producer)) {
+    if (ChangelogOptions.FULL_COMPACTION.equals(producer)) {
       throw new BasaltException(
           String.format(
               "Streaming read of table %s: snapshot %s has changelog files of '%s' = '%s', which"
-                  + " this Basalt version cannot stream yet (it streams those of '%s'); nothing"
+                  + " this Basalt version cannot stream yet (it streams those of '%s' and '%s');"
+                  + " nothing"
                   + " was read. Fix: read the table with Apache Paimon, or start after this"
                   + " snapshot ('scan.mode' = 'from-snapshot', 'scan.snapshot-id' = '%s').",
               table.name(),
@@ -87,6 +93,7 @@ public final class StreamSplits {
               ChangelogProducerGuard.OPTION,
               producer,
               ChangelogOptions.INPUT,
+              ChangelogOptions.LOOKUP,
               snapshot.id() + 1));
     }
     // the incremental changelog read of the one-snapshot range (id - 1, id]

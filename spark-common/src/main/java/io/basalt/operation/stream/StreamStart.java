@@ -96,9 +96,8 @@ public final class StreamStart {
       throw new BasaltException(
           String.format(
               "Cannot stream table %s: its merge engine '%s' %s and %s, so the stream cannot give"
-                  + " correct row kinds ('%s' = '%s'). Fix: read it in batch, or write and stream it"
-                  + " with Apache Paimon after ALTER TABLE %s SET TBLPROPERTIES ('%s' = 'lookup')"
-                  + " (or 'full-compaction'), producers Basalt does not write yet.",
+                  + " correct row kinds ('%s' = '%s'). Fix: read it in batch, or ALTER TABLE %s"
+                  + " SET TBLPROPERTIES ('%s' = 'lookup'), whose changelog holds the merged rows.",
               table.name(),
               engine.kind().value(),
               stores,

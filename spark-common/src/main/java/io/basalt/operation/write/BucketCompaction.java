@@ -32,6 +32,7 @@ public final class BucketCompaction {
   private final Configuration conf;
   private final List<DataFileMeta> before = new ArrayList<>();
   private final List<DataFileMeta> after = new ArrayList<>();
+  private final List<DataFileMeta> changelog = new ArrayList<>();
   @Nullable private BucketDeletionVectors deletionVectors;
   @Nullable private LookupPromotion promotion;
 
@@ -72,15 +73,37 @@ public final class BucketCompaction {
     if (level0.isEmpty()) {
       return;
     }
-    int outputLevel = levels.lowestEmptyLevel();
+    // without deletion vectors a lookup table keeps older versions: the new run goes above them
+    int outputLevel =
+        deletionVectors == null && promotion.producesChangelog()
+            ? levels.levelAboveUpperRuns()
+            : levels.lowestEmptyLevel();
+    DataSplit bucketFiles = new DataSplit(0, partition, bucket, totalBuckets, level0, false);
     if (outputLevel < 0) {
+      // no level to move into: the lookup only writes the changelog, the full compaction the data
+      if (promotion.producesChangelog()) {
+        changelog.addAll(
+            promotion
+                .promote(bucketFiles, level0, levels.upperRuns(), -1, deletionVectors)
+                .changelog());
+      }
       full();
       return;
     }
-    DataSplit bucketFiles = new DataSplit(0, partition, bucket, totalBuckets, level0, false);
-    List<DataFileMeta> written =
+    LookupPromotion.Output written =
         promotion.promote(bucketFiles, level0, levels.upperRuns(), outputLevel, deletionVectors);
-    record(level0, written);
+    changelog.addAll(written.changelog());
+    record(level0, written.files());
+  }
+
+  /** Whether level 0 must move up by the lookup before a full compaction, for its changelog. */
+  public boolean lookupChangelog() {
+    return promotion != null && promotion.producesChangelog();
+  }
+
+  /** The lookup changelog files the promotions wrote. */
+  public List<DataFileMeta> changelog() {
+    return List.copyOf(changelog);
   }
 
   /** Runs minor compactions until the picker has nothing left to do. */
@@ -149,6 +172,10 @@ public final class BucketCompaction {
       }
     }
     after.clear();
+    for (DataFileMeta file : changelog) {
+      delete(file);
+    }
+    changelog.clear();
   }
 
   private void delete(DataFileMeta file) {

@@ -82,7 +82,8 @@ public final class CompactRewriter {
             layout,
             versionOrder,
             mergeEngine.newMergeFunction(layout, layout.valueFields()),
-            !unit.dropRetractions())) {
+            !unit.dropRetractions(),
+            read.mergedRuns(split, layout))) {
       while (merged.hasNext()) {
         writer.write(merged.next());
       }

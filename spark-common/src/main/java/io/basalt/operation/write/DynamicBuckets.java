@@ -89,7 +89,8 @@ final class DynamicBuckets {
         String.format(
             "Table %s: bucket %s holds keys assigned with another number of assigners than this"
                 + " write's %s, and this table's reads need each bucket written by one task"
-                + " (deletion vectors or a first-row merge engine). Nothing was committed. Fix:"
+                + " (deletion vectors, a first-row merge engine or the lookup changelog producer)."
+                + " Nothing was committed. Fix:"
                 + " set '%s' to the value the table was written with.",
             table.name(),
             bucket,

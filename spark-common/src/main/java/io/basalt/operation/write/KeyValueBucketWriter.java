@@ -201,7 +201,11 @@ final class KeyValueBucketWriter implements BucketWriter {
   public Result finish(boolean fullCompaction) {
     flushToFile();
     Result result = finishData(fullCompaction);
-    return changelog == null ? result : result.withChangelog(changelog.finish());
+    if (changelog != null) {
+      return result.withChangelog(changelog.finish());
+    }
+    // the lookup changelog, written when level 0 moved up
+    return compaction == null ? result : result.withChangelog(compaction.changelog());
   }
 
   private Result finishData(boolean fullCompaction) {

@@ -4,6 +4,7 @@ import io.basalt.blob.BlobColumns;
 import io.basalt.bucket.BucketFunction;
 import io.basalt.bucket.PostponedBucket;
 import io.basalt.changelog.ChangelogProducerGuard;
+import io.basalt.changelog.LookupProducer;
 import io.basalt.data.BinaryRow;
 import io.basalt.data.BinaryRowCodec;
 import io.basalt.data.ProjectedRow;
@@ -313,7 +314,8 @@ public final class TableWrite implements AutoCloseable {
   @Nullable
   private KeyValueBucketWriter.LookupMode lookupMode(BinaryRow partition, int bucket) {
     boolean vectors = table.options().get(TableOptions.DELETION_VECTORS_ENABLED);
-    if (!(vectors || mergeEngine.hidesLevel0()) || compaction.writeOnly()) {
+    boolean changelog = LookupProducer.enabled(table.options());
+    if (!(vectors || mergeEngine.hidesLevel0() || changelog) || compaction.writeOnly()) {
       return null;
     }
     if (promotion == null) {

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.basalt.BasaltException;
 import io.basalt.operation.incremental.IncrementalSplit;
+import io.basalt.snapshot.CommitKind;
 import io.basalt.snapshot.Snapshot;
 import io.basalt.table.FileStoreTable;
 import io.basalt.testing.TestTables;
@@ -77,12 +78,13 @@ class StreamSplitsTest {
             plain.statistics(),
             plain.properties(),
             plain.nextRowId());
-    FileStoreTable lookup = table.copyWithOptions(Map.of("changelog-producer", "lookup"));
-    assertThatThrownBy(() -> new StreamSplits(lookup).changes(withChangelog))
+    FileStoreTable full = table.copyWithOptions(Map.of("changelog-producer", "full-compaction"));
+    assertThatThrownBy(() -> new StreamSplits(full).changes(withChangelog))
         .isInstanceOf(BasaltException.class)
         .hasMessageContaining(
-            "snapshot 1 has changelog files of 'changelog-producer' = 'lookup', which this Basalt"
-                + " version cannot stream yet")
+            "snapshot 1 has changelog files of 'changelog-producer' = 'full-compaction', which"
+                + " this Basalt version cannot stream yet (it streams those of 'input' and"
+                + " 'lookup')")
         .hasMessageContaining("'scan.snapshot-id' = '2'");
     // a table without producer reads its delta files, as Paimon does
     assertThat(new StreamSplits(table).changes(withChangelog))
@@ -117,6 +119,27 @@ class StreamSplitsTest {
   }
 
   @Test
+  void lookupProducerStreamsTheChangelogOfTheCompactSnapshotsOnly() {
+    FileStoreTable table =
+        TestTables.create(
+            dir.resolve("lookup"),
+            true,
+            List.of(),
+            Map.of(
+                "bucket", "2", "merge-engine", "partial-update", "changelog-producer", "lookup"));
+    StreamStart.checkStreamable(table);
+    TestTables.upsert(table, Map.of(1L, "a", 2L, "b", 3L, "c"));
+    StreamSplits splits = new StreamSplits(table);
+    // the APPEND snapshot's delta files are not changes: the lookup changelog is
+    assertThat(splits.changes(table.snapshotManager().snapshot(1))).isEmpty();
+    Snapshot compact = table.snapshotManager().snapshot(2);
+    assertThat(compact.commitKind()).isEqualTo(CommitKind.COMPACT);
+    List<IncrementalSplit> changes = splits.changes(compact);
+    assertThat(changes).hasSize(2).allMatch(IncrementalSplit::changelog);
+    assertThat(changes.stream().mapToLong(IncrementalSplit::rowCount).sum()).isEqualTo(3);
+  }
+
+  @Test
   void partialUpdateWithTheInputProducerIsRefusedWithTheFix() {
     FileStoreTable table =
         TestTables.create(
@@ -127,7 +150,7 @@ class StreamSplitsTest {
     assertThatThrownBy(() -> StreamStart.checkStreamable(table))
         .isInstanceOf(BasaltException.class)
         .hasMessageContaining("merge engine 'partial-update'")
-        .hasMessageContaining("its 'input' changelog holds the partial rows as written")
+        .hasMessageContaining("its 'input' changelog holds the rows as written")
         .hasMessageContaining("('changelog-producer' = 'input')")
         .hasMessageContaining("SET TBLPROPERTIES ('changelog-producer' = 'lookup')");
   }

@@ -15,9 +15,9 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * Basalt writes the 'input' changelog only: tables that ask for another producer (typically created
- * by Paimon) are never written or expired, so Paimon's streaming readers never miss changes, and
- * new tables cannot ask for one.
+ * Basalt writes the 'input' and 'lookup' changelogs only: tables that ask for another producer
+ * (typically created by Paimon) are never written or expired, so Paimon's streaming readers never
+ * miss changes, and new tables cannot ask for one.
  */
 class ChangelogProducerGuardIT extends SparkTestBase {
 
@@ -45,10 +45,10 @@ class ChangelogProducerGuardIT extends SparkTestBase {
 
   @Test
   void writesToATableWithAChangelogProducerAreRefused() {
-    createWithProducer("lookup_t", "lookup");
+    createWithProducer("lookup_t", "full-compaction");
     assertThatThrownBy(() -> sql("INSERT INTO cl.lookup_t VALUES (1, 'a')"))
         .hasMessageContaining("cl.lookup_t")
-        .hasMessageContaining("'changelog-producer' = 'lookup'")
+        .hasMessageContaining("'changelog-producer' = 'full-compaction'")
         .hasMessageContaining("a changelog Basalt does not produce yet")
         .hasMessageContaining("UNSET TBLPROPERTIES ('changelog-producer')");
     assertThat(fileNames(tablePath("cl", "lookup_t").resolve("snapshot"), "snapshot-")).isEmpty();
@@ -71,7 +71,7 @@ class ChangelogProducerGuardIT extends SparkTestBase {
 
   @Test
   void newTablesCannotAskForAChangelog() {
-    for (String producer : List.of("lookup", "full-compaction")) {
+    for (String producer : List.of("full-compaction")) {
       assertThatThrownBy(
               () ->
                   sql(
@@ -87,8 +87,12 @@ class ChangelogProducerGuardIT extends SparkTestBase {
         "CREATE TABLE cl.alter_t (id INT, v STRING) TBLPROPERTIES ('primary-key' = 'id',"
             + " 'bucket' = '1')");
     assertThatThrownBy(
-            () -> sql("ALTER TABLE cl.alter_t SET TBLPROPERTIES ('changelog-producer' = 'lookup')"))
-        .hasMessageContaining("Table cl.alter_t cannot have 'changelog-producer' = 'lookup'");
+            () ->
+                sql(
+                    "ALTER TABLE cl.alter_t SET TBLPROPERTIES ('changelog-producer' ="
+                        + " 'full-compaction')"))
+        .hasMessageContaining(
+            "Table cl.alter_t cannot have 'changelog-producer' = 'full-compaction'");
     sql("INSERT INTO cl.alter_t VALUES (1, 'a')");
     assertThat(rows("SELECT * FROM cl.alter_t")).containsExactly("1,a");
   }
