@@ -19,8 +19,10 @@ public final class ChangelogOptions {
           .description(
               "Which changelog a primary-key table writes for incremental and streaming readers:"
                   + " 'none' writes none; 'input' writes the rows as written, with their row"
-                  + " kinds, as changelog files at each commit. 'lookup' and 'full-compaction'"
-                  + " (Paimon's producers) are not supported by Basalt yet.");
+                  + " kinds, as changelog files at each commit; 'full-compaction' writes, at each"
+                  + " full compaction, the difference between the top level before and after it"
+                  + " (see 'full-compaction.delta-commits'). 'lookup' is not supported by Basalt"
+                  + " yet.");
 
   public static final ConfigOption<Boolean> ROW_DEDUPLICATE =
       ConfigOption.key("changelog-producer.row-deduplicate")

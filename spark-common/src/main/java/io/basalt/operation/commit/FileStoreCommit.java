@@ -175,7 +175,8 @@ public final class FileStoreCommit {
             return changes;
           },
           properties,
-          index);
+          index,
+          CommitChanges.compactChangelog(messages));
     } catch (CommitStateUnknownException e) {
       throw e;
     } catch (RuntimeException e) {

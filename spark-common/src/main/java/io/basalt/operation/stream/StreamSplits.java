@@ -30,16 +30,29 @@ import java.util.Map;
 public final class StreamSplits {
   private final FileStoreTable table;
   private final boolean readOverwrite;
+  private final boolean fullCompaction;
 
   public StreamSplits(FileStoreTable table) {
     this.table = table;
     this.readOverwrite = table.options().get(StreamOptions.STREAMING_READ_OVERWRITE);
+    this.fullCompaction =
+        ChangelogOptions.FULL_COMPACTION.equals(ChangelogProducerGuard.producer(table.options()));
   }
 
-  /** Every live row of {@code snapshot}, each key once, as inserts. */
+  /**
+   * Every live row of {@code snapshot}, each key once, as inserts. With the {@code full-compaction}
+   * producer, only the top level's rows, as in Paimon: the rows below it reach the changelog at the
+   * next full compaction, and would otherwise come twice.
+   */
   public List<IncrementalSplit> rows(Snapshot snapshot) {
     List<IncrementalSplit> splits = new ArrayList<>();
     for (DataSplit split : table.newScan().withSnapshot(snapshot).plan().splits()) {
+      if (fullCompaction) {
+        split = FullCompactionStream.topLevelOnly(split, table);
+        if (split.files().isEmpty()) {
+          continue;
+        }
+      }
       // compared with nothing, a bucket's merged rows all come out as inserts
       splits.add(
           new IncrementalSplit(split.partition(), split.bucket(), List.of(), List.of(split), true));
@@ -54,6 +67,10 @@ public final class StreamSplits {
    * streaming-read-overwrite}.
    */
   public List<IncrementalSplit> changes(Snapshot snapshot) {
+    if (fullCompaction) {
+      // the changes are the changelog of the full compactions, in COMPACT snapshots only
+      return FullCompactionStream.hasChanges(snapshot) ? changelogSplits(snapshot) : List.of();
+    }
     if (snapshot.commitKind() == CommitKind.COMPACT
         || (snapshot.commitKind() == CommitKind.OVERWRITE && !readOverwrite)) {
       return List.of();
@@ -75,7 +92,7 @@ public final class StreamSplits {
     if (ChangelogOptions.NONE.equals(producer)) {
       return deltaSplits(snapshot);
     }
-    if (!ChangelogOptions.INPUT.equals(producer)) {
+    if (!ChangelogOptions.INPUT.equals(producer) && !fullCompaction) {
       throw new BasaltException(
           String.format(
               "Streaming read of table %s: snapshot %s has changelog files of '%s' = '%s', which"

@@ -32,6 +32,8 @@ public final class BucketCompaction {
   private final Configuration conf;
   private final List<DataFileMeta> before = new ArrayList<>();
   private final List<DataFileMeta> after = new ArrayList<>();
+  // changelog files of compactions into the top level (full-compaction producer)
+  private final List<DataFileMeta> changelog = new ArrayList<>();
   @Nullable private BucketDeletionVectors deletionVectors;
   @Nullable private LookupPromotion promotion;
 
@@ -99,10 +101,18 @@ public final class BucketCompaction {
 
   /** Rewrites the files of {@code unit} and records the change. */
   public void apply(CompactUnit unit) {
-    List<DataFileMeta> written =
-        deletionVectors == null
-            ? rewriter.rewrite(partition, bucket, totalBuckets, unit)
-            : rewriter.rewrite(partition, bucket, totalBuckets, unit, deletionVectors::get);
+    boolean produceChangelog =
+        rewriter.producesChangelogAtTopLevel() && unit.outputLevel() == levels.maxLevel();
+    CompactRewriter.Rewritten rewritten =
+        rewriter.rewrite(
+            partition,
+            bucket,
+            totalBuckets,
+            unit,
+            deletionVectors == null ? file -> null : deletionVectors::get,
+            produceChangelog);
+    List<DataFileMeta> written = rewritten.files();
+    changelog.addAll(rewritten.changelog());
     if (deletionVectors != null) {
       // the rewritten files are gone, and their deleted rows with them
       List<String> replaced = new ArrayList<>();
@@ -140,8 +150,17 @@ public final class BucketCompaction {
     return List.copyOf(after);
   }
 
+  /** The changelog files the compactions into the top level wrote. */
+  public List<DataFileMeta> changelog() {
+    return List.copyOf(changelog);
+  }
+
   /** Deletes the files written, keeping files that were only moved to another level. */
   public void abort() {
+    for (DataFileMeta file : changelog) {
+      delete(file);
+    }
+    changelog.clear();
     List<String> moved = before.stream().map(DataFileMeta::fileName).toList();
     for (DataFileMeta file : after) {
       if (!moved.contains(file.fileName())) {

@@ -71,7 +71,7 @@ class ChangelogProducerGuardIT extends SparkTestBase {
 
   @Test
   void newTablesCannotAskForAChangelog() {
-    for (String producer : List.of("lookup", "full-compaction")) {
+    for (String producer : List.of("lookup")) {
       assertThatThrownBy(
               () ->
                   sql(
