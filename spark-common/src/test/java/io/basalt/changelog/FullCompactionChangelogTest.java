@@ -124,6 +124,27 @@ class FullCompactionChangelogTest {
   }
 
   @Test
+  void aFileMovedToTheTopLevelIsReadForItsChangelogNotRewritten() {
+    FileStoreTable table = table("moved", Map.of());
+    TableWrite write = table.newWrite(null, false);
+    write.write(row(2, "b"));
+    write.write(row(1, "a"));
+    List<CommitMessage> messages = write.prepareCommit();
+    CommitMessage message = messages.get(0);
+    assertThat(message.newFiles()).hasSize(1);
+    assertThat(message.compactAfter()).hasSize(1);
+    assertThat(message.compactAfter().get(0).fileName())
+        .isEqualTo(message.newFiles().get(0).fileName());
+    assertThat(message.compactAfter().get(0).level()).isGreaterThan(0);
+    assertThat(message.compactChangelogFiles()).hasSize(1);
+    assertThat(message.compactChangelogFiles().get(0).fileName()).startsWith("changelog-");
+    assertThat(message.compactChangelogFiles().get(0).rowCount()).isEqualTo(2);
+    assertThat(message.changelogFiles()).isEmpty();
+    table.newCommit("test").commit(messages, Long.MAX_VALUE);
+    assertThat(changelog(table, "0,2")).containsExactly("+I,1,a", "+I,2,b");
+  }
+
+  @Test
   void equalValuesEmitNothingWithRowDeduplicate() {
     FileStoreTable table = table("rowdedup", Map.of("changelog-producer.row-deduplicate", "true"));
     commit(table, put(1, "a"), put(2, "b"));
