@@ -3,7 +3,7 @@
 # Builds the benchmarks module (with spark-runtime and the modules it needs) and runs one
 # benchmark's main class with the JVM options Spark needs on Java 17.
 #
-#   benchmarks/run.sh [load-and-scan | upsert | bucket-join | cross-partition | changelog-write] [--rows N] [--reps K] [--warmups W] [--rounds R]
+#   benchmarks/run.sh [load-and-scan | upsert | bucket-join | cross-partition | changelog-write | changelog] [--rows N] [--reps K] [--warmups W] [--rounds R]
 #                     [--parquet-only]
 #
 # The first argument, if it does not start with '-', names the benchmark:
@@ -12,6 +12,7 @@
 #   bucket-join    io.basalt.benchmarks.BucketJoinBenchmark
 #   cross-partition io.basalt.benchmarks.CrossPartitionBenchmark
 #   changelog-write io.basalt.benchmarks.ChangelogWriteBenchmark
+#   changelog      io.basalt.benchmarks.ChangelogProducerBenchmark
 #
 # Environment: BASALT_BENCH_HEAP (default 4g), JAVA_HOME, MVN. See benchmarks/README.md.
 set -euo pipefail
@@ -36,7 +37,8 @@ case "$benchmark" in
   bucket-join) main_class=io.basalt.benchmarks.BucketJoinBenchmark ;;
   cross-partition) main_class=io.basalt.benchmarks.CrossPartitionBenchmark ;;
   changelog-write) main_class=io.basalt.benchmarks.ChangelogWriteBenchmark ;;
-  *) die "unknown benchmark '$benchmark' (expected load-and-scan, upsert, bucket-join, cross-partition or changelog-write)" ;;
+  changelog) main_class=io.basalt.benchmarks.ChangelogProducerBenchmark ;;
+  *) die "unknown benchmark '$benchmark' (expected load-and-scan, upsert, bucket-join, cross-partition, changelog-write or changelog)" ;;
 esac
 
 # The root pom has no parent, so its first <version> is the project version.

@@ -30,7 +30,10 @@ public final class ChangelogProducerGuard {
 
   /** Whether Basalt writes this producer's changelog. */
   private static boolean supported(String producer) {
-    return !ChangelogOptions.FULL_COMPACTION.equals(producer);
+    return ChangelogOptions.NONE.equals(producer)
+        || ChangelogOptions.INPUT.equals(producer)
+        || ChangelogOptions.LOOKUP.equals(producer)
+        || ChangelogOptions.FULL_COMPACTION.equals(producer);
   }
 
   /**
@@ -171,6 +174,7 @@ public final class ChangelogProducerGuard {
                   + " Fix: set '%s' to 'none' or 'lookup'.",
               table, OPTION, producer, TableOptions.MERGE_ENGINE.key(), OPTION));
     }
+    FullCompactionRules.check(schema, producer, options, table);
     if (!supported(producer)) {
       throw new BasaltException(
           String.format(

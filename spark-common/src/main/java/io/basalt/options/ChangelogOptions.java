@@ -21,8 +21,9 @@ public final class ChangelogOptions {
                   + " 'none' writes none; 'input' writes the rows as written, with their row"
                   + " kinds, as changelog files at each commit; 'lookup' looks up each written key's"
                   + " previous merged row when level 0 moves up (at each commit, or at CALL"
-                  + " sys.compact with 'write-only') and writes the exact change (+I, -U/+U, -D)."
-                  + " 'full-compaction' (Paimon's producer) is not supported by Basalt yet.");
+                  + " sys.compact with 'write-only') and writes the exact change (+I, -U/+U, -D);"
+                  + " 'full-compaction' writes, at each full compaction, the difference between the"
+                  + " top level before and after it (see 'full-compaction.delta-commits').");
 
   public static final ConfigOption<Boolean> ROW_DEDUPLICATE =
       ConfigOption.key("changelog-producer.row-deduplicate")

@@ -47,7 +47,9 @@ public final class CompactionOptions {
           .intType()
           .description(
               "Compact every written bucket fully (into one sorted run at the top level) every"
-                  + " this many commits. Unset: only minor compactions happen in writers.");
+                  + " this many commits of the table (APPEND and OVERWRITE snapshots since the last"
+                  + " full compaction). Unset: only minor compactions happen in writers, except"
+                  + " with 'changelog-producer' = 'full-compaction', where it defaults to 1.");
 
   public static final ConfigOption<Boolean> WRITE_ONLY =
       ConfigOption.key("write-only")

@@ -17,6 +17,8 @@ import java.util.List;
  * @param newIndexFiles the bucket's new complete set of deletion-vector index files
  * @param deletedIndexFiles the bucket's index files that set replaces
  * @param changelogFiles changelog files of the new rows (a changelog producer wrote them)
+ * @param compactChangelogFiles changelog files a compaction wrote ({@code full-compaction}
+ *     producer); they land with the compaction, in the COMPACT snapshot
  */
 public record CommitMessage(
     BinaryRow partition,
@@ -27,15 +29,56 @@ public record CommitMessage(
     List<DataFileMeta> compactAfter,
     List<IndexFileMeta> newIndexFiles,
     List<IndexFileMeta> deletedIndexFiles,
-    List<DataFileMeta> changelogFiles)
+    List<DataFileMeta> changelogFiles,
+    List<DataFileMeta> compactChangelogFiles)
     implements Serializable {
   public CommitMessage {
     changelogFiles = List.copyOf(changelogFiles);
+    compactChangelogFiles = List.copyOf(compactChangelogFiles);
     newFiles = List.copyOf(newFiles);
     compactBefore = List.copyOf(compactBefore);
     compactAfter = List.copyOf(compactAfter);
     newIndexFiles = List.copyOf(newIndexFiles);
     deletedIndexFiles = List.copyOf(deletedIndexFiles);
+  }
+
+  /** A message without changelog files of a compaction. */
+  public CommitMessage(
+      BinaryRow partition,
+      int bucket,
+      int totalBuckets,
+      List<DataFileMeta> newFiles,
+      List<DataFileMeta> compactBefore,
+      List<DataFileMeta> compactAfter,
+      List<IndexFileMeta> newIndexFiles,
+      List<IndexFileMeta> deletedIndexFiles,
+      List<DataFileMeta> changelogFiles) {
+    this(
+        partition,
+        bucket,
+        totalBuckets,
+        newFiles,
+        compactBefore,
+        compactAfter,
+        newIndexFiles,
+        deletedIndexFiles,
+        changelogFiles,
+        List.of());
+  }
+
+  /** This message with {@code files} as the changelog files of its compaction. */
+  public CommitMessage withCompactChangelog(List<DataFileMeta> files) {
+    return new CommitMessage(
+        partition,
+        bucket,
+        totalBuckets,
+        newFiles,
+        compactBefore,
+        compactAfter,
+        newIndexFiles,
+        deletedIndexFiles,
+        changelogFiles,
+        files);
   }
 
   /** A message without changelog files. */

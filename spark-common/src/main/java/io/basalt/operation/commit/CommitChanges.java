@@ -36,7 +36,26 @@ final class CommitChanges {
     return entries;
   }
 
+  /** The changelog files the compactions of {@code messages} wrote, as ADD entries. */
+  static List<ManifestEntry> compactChangelog(List<CommitMessage> messages) {
+    List<ManifestEntry> entries = new ArrayList<>();
+    for (CommitMessage message : messages) {
+      for (DataFileMeta file : message.compactChangelogFiles()) {
+        entries.add(entry(FileKind.ADD, message, file));
+      }
+    }
+    return entries;
+  }
+
   /** The compactions of {@code messages}: DELETE of what they read, ADD of what they wrote. */
+  /** {@code first} then {@code second}, in one new list. */
+  static List<ManifestEntry> concat(List<ManifestEntry> first, List<ManifestEntry> second) {
+    List<ManifestEntry> all = new ArrayList<>(first.size() + second.size());
+    all.addAll(first);
+    all.addAll(second);
+    return all;
+  }
+
   static List<ManifestEntry> compactions(List<CommitMessage> messages) {
     List<ManifestEntry> entries = new ArrayList<>();
     for (CommitMessage message : messages) {

@@ -110,6 +110,9 @@ final class CommitCleanup {
       for (DataFileMeta file : message.compactAfter()) {
         deleteUnless(kept, bucketDir, file);
       }
+      for (DataFileMeta file : message.compactChangelogFiles()) {
+        deleteUnless(kept, bucketDir, file);
+      }
     }
   }
 

@@ -185,8 +185,11 @@ public final class FileStoreCommit {
           },
           properties,
           index,
-          // the lookup changelog lands with the promotion that wrote it, as in Paimon
-          lookupChangelog ? CommitChanges.changelog(messages) : List.of());
+          // the lookup changelog lands with the promotion that wrote it, as in Paimon; a
+          // compaction's own changelog (lookup at sys.compact, full-compaction) with it
+          CommitChanges.concat(
+              lookupChangelog ? CommitChanges.changelog(messages) : List.of(),
+              CommitChanges.compactChangelog(messages)));
     } catch (CommitStateUnknownException e) {
       throw e;
     } catch (RuntimeException e) {

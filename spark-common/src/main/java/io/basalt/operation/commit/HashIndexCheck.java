@@ -134,7 +134,8 @@ final class HashIndexCheck {
               message.compactAfter(),
               ofType(message.newIndexFiles(), false),
               ofType(message.deletedIndexFiles(), false),
-              message.changelogFiles()));
+              message.changelogFiles(),
+              message.compactChangelogFiles()));
     }
     return rest;
   }

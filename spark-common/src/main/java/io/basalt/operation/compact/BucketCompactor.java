@@ -131,15 +131,15 @@ public final class BucketCompactor {
       throw e;
     }
     return new CommitMessage(
-        split.partition(),
-        split.bucket(),
-        split.totalBuckets(),
-        List.of(),
-        compaction.before(),
-        compaction.after(),
-        newIndexFiles,
-        vectors == null || !vectors.changed() ? List.of() : vectors.current(),
-        compaction.changelog());
+            split.partition(),
+            split.bucket(),
+            split.totalBuckets(),
+            List.of(),
+            compaction.before(),
+            compaction.after(),
+            newIndexFiles,
+            vectors == null || !vectors.changed() ? List.of() : vectors.current())
+        .withCompactChangelog(compaction.changelog());
   }
 
   /** The bucket's deletion vectors at the split's snapshot, or null when the table has none. */

@@ -31,16 +31,29 @@ import java.util.Map;
 public final class StreamSplits {
   private final FileStoreTable table;
   private final boolean readOverwrite;
+  private final boolean fullCompaction;
 
   public StreamSplits(FileStoreTable table) {
     this.table = table;
     this.readOverwrite = table.options().get(StreamOptions.STREAMING_READ_OVERWRITE);
+    this.fullCompaction =
+        ChangelogOptions.FULL_COMPACTION.equals(ChangelogProducerGuard.producer(table.options()));
   }
 
-  /** Every live row of {@code snapshot}, each key once, as inserts. */
+  /**
+   * Every live row of {@code snapshot}, each key once, as inserts. With the {@code full-compaction}
+   * producer, only the top level's rows, as in Paimon: the rows below it reach the changelog at the
+   * next full compaction, and would otherwise come twice.
+   */
   public List<IncrementalSplit> rows(Snapshot snapshot) {
     List<IncrementalSplit> splits = new ArrayList<>();
     for (DataSplit split : table.newScan().withSnapshot(snapshot).plan().splits()) {
+      if (fullCompaction) {
+        split = FullCompactionStream.topLevelOnly(split, table);
+        if (split.files().isEmpty()) {
+          continue;
+        }
+      }
       // compared with nothing, a bucket's merged rows all come out as inserts
       splits.add(
           new IncrementalSplit(split.partition(), split.bucket(), List.of(), List.of(split), true));
@@ -59,6 +72,10 @@ public final class StreamSplits {
       // the lookup changelog lands with the promotions (COMPACT snapshots): it is the only change
       return snapshot.changelogManifestList() == null ? List.of() : changelogSplits(snapshot);
     }
+    if (fullCompaction) {
+      // the changes are the changelog of the full compactions, in COMPACT snapshots only
+      return FullCompactionStream.hasChanges(snapshot) ? changelogSplits(snapshot) : List.of();
+    }
     if (snapshot.commitKind() == CommitKind.COMPACT
         || (snapshot.commitKind() == CommitKind.OVERWRITE && !readOverwrite)) {
       return List.of();
@@ -71,30 +88,13 @@ public final class StreamSplits {
 
   /**
    * The snapshot's changelog files, one split per bucket, read as written (a key may come several
-   * times, e.g. -U then +U). The {@code input} and {@code lookup} producers' files are streamed;
-   * the full-compaction producer is not built, so its changelog is left to Paimon; a table without
-   * producer never reads changelog files, as in Paimon.
+   * times, e.g. -U then +U), for every producer; a table without producer never reads changelog
+   * files, as in Paimon.
    */
   private List<IncrementalSplit> changelogSplits(Snapshot snapshot) {
     String producer = ChangelogProducerGuard.producer(table.options());
     if (ChangelogOptions.NONE.equals(producer)) {
       return deltaSplits(snapshot);
-    }
-    if (ChangelogOptions.FULL_COMPACTION.equals(producer)) {
-      throw new BasaltException(
-          String.format(
-              "Streaming read of table %s: snapshot %s has changelog files of '%s' = '%s', which"
-                  + " this Basalt version cannot stream yet (it streams those of '%s' and '%s');"
-                  + " nothing"
-                  + " was read. Fix: read the table with Apache Paimon, or start after this"
-                  + " snapshot ('scan.mode' = 'from-snapshot', 'scan.snapshot-id' = '%s').",
-              table.name(),
-              snapshot.id(),
-              ChangelogProducerGuard.OPTION,
-              producer,
-              ChangelogOptions.INPUT,
-              ChangelogOptions.LOOKUP,
-              snapshot.id() + 1));
     }
     // the incremental changelog read of the one-snapshot range (id - 1, id]
     return new IncrementalScan(table)

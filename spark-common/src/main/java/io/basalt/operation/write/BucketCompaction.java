@@ -32,6 +32,7 @@ public final class BucketCompaction {
   private final Configuration conf;
   private final List<DataFileMeta> before = new ArrayList<>();
   private final List<DataFileMeta> after = new ArrayList<>();
+  // changelog files the compactions wrote: the lookup promotion's or the full compactions'
   private final List<DataFileMeta> changelog = new ArrayList<>();
   @Nullable private BucketDeletionVectors deletionVectors;
   @Nullable private LookupPromotion promotion;
@@ -101,7 +102,7 @@ public final class BucketCompaction {
     return promotion != null && promotion.producesChangelog();
   }
 
-  /** The lookup changelog files the promotions wrote. */
+  /** The changelog files written: by the lookup promotions or the full compactions. */
   public List<DataFileMeta> changelog() {
     return List.copyOf(changelog);
   }
@@ -122,10 +123,18 @@ public final class BucketCompaction {
 
   /** Rewrites the files of {@code unit} and records the change. */
   public void apply(CompactUnit unit) {
-    List<DataFileMeta> written =
-        deletionVectors == null
-            ? rewriter.rewrite(partition, bucket, totalBuckets, unit)
-            : rewriter.rewrite(partition, bucket, totalBuckets, unit, deletionVectors::get);
+    boolean produceChangelog =
+        rewriter.producesChangelogAtTopLevel() && unit.outputLevel() == levels.maxLevel();
+    CompactRewriter.Rewritten rewritten =
+        rewriter.rewrite(
+            partition,
+            bucket,
+            totalBuckets,
+            unit,
+            deletionVectors == null ? file -> null : deletionVectors::get,
+            produceChangelog);
+    List<DataFileMeta> written = rewritten.files();
+    changelog.addAll(rewritten.changelog());
     if (deletionVectors != null) {
       // the rewritten files are gone, and their deleted rows with them
       List<String> replaced = new ArrayList<>();
@@ -165,6 +174,10 @@ public final class BucketCompaction {
 
   /** Deletes the files written, keeping files that were only moved to another level. */
   public void abort() {
+    for (DataFileMeta file : changelog) {
+      delete(file);
+    }
+    changelog.clear();
     List<String> moved = before.stream().map(DataFileMeta::fileName).toList();
     for (DataFileMeta file : after) {
       if (!moved.contains(file.fileName())) {
@@ -172,10 +185,6 @@ public final class BucketCompaction {
       }
     }
     after.clear();
-    for (DataFileMeta file : changelog) {
-      delete(file);
-    }
-    changelog.clear();
   }
 
   private void delete(DataFileMeta file) {

@@ -153,11 +153,15 @@ final class BucketState {
 
   /**
    * Whether this write should compact its buckets fully: {@code full-compaction.delta-commits} is
-   * set and, counting this one, that many data commits happened since the last full compaction (a
-   * COMPACT snapshot marked {@link Snapshot#FULL_COMPACTION_PROPERTY}).
+   * set (or defaults to 1, with {@code fullCompactionChangelog}: the {@code full-compaction}
+   * producer) and, counting this one, that many data commits happened since the last full
+   * compaction of the table (a COMPACT snapshot marked {@link Snapshot#FULL_COMPACTION_PROPERTY}).
    */
-  boolean fullCompactionDue(CompactionSettings settings) {
+  boolean fullCompactionDue(CompactionSettings settings, boolean fullCompactionChangelog) {
     Integer every = settings.fullCompactionDeltaCommits();
+    if (every == null && fullCompactionChangelog) {
+      every = 1; // Paimon's default for the full-compaction producer: every commit
+    }
     if (every == null || settings.writeOnly()) {
       return false;
     }

@@ -35,7 +35,7 @@ interface BucketWriter {
 
   /**
    * The files a bucket writer added, the ones its compactions replaced and wrote, and the changelog
-   * files it wrote.
+   * files it wrote (of the new rows, and of its compactions).
    */
   record Result(
       List<DataFileMeta> newFiles,
@@ -43,7 +43,25 @@ interface BucketWriter {
       List<DataFileMeta> compactAfter,
       List<IndexFileMeta> newIndexFiles,
       List<IndexFileMeta> deletedIndexFiles,
-      List<DataFileMeta> changelogFiles) {
+      List<DataFileMeta> changelogFiles,
+      List<DataFileMeta> compactChangelogFiles) {
+
+    Result(
+        List<DataFileMeta> newFiles,
+        List<DataFileMeta> compactBefore,
+        List<DataFileMeta> compactAfter,
+        List<IndexFileMeta> newIndexFiles,
+        List<IndexFileMeta> deletedIndexFiles,
+        List<DataFileMeta> changelogFiles) {
+      this(
+          newFiles,
+          compactBefore,
+          compactAfter,
+          newIndexFiles,
+          deletedIndexFiles,
+          changelogFiles,
+          List.of());
+    }
 
     Result(
         List<DataFileMeta> newFiles,
@@ -57,7 +75,25 @@ interface BucketWriter {
     /** This result with {@code files} as its changelog files. */
     Result withChangelog(List<DataFileMeta> files) {
       return new Result(
-          newFiles, compactBefore, compactAfter, newIndexFiles, deletedIndexFiles, files);
+          newFiles,
+          compactBefore,
+          compactAfter,
+          newIndexFiles,
+          deletedIndexFiles,
+          files,
+          compactChangelogFiles);
+    }
+
+    /** This result with {@code files} as the changelog files of its compactions. */
+    Result withCompactChangelog(List<DataFileMeta> files) {
+      return new Result(
+          newFiles,
+          compactBefore,
+          compactAfter,
+          newIndexFiles,
+          deletedIndexFiles,
+          changelogFiles,
+          files);
     }
 
     Result(

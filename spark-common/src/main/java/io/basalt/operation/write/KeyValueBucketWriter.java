@@ -220,14 +220,16 @@ final class KeyValueBucketWriter implements BucketWriter {
       compaction.full();
     }
     if (deletionVectors == null || !deletionVectors.changed()) {
-      return new Result(List.copyOf(newFiles), compaction.before(), compaction.after());
+      return new Result(List.copyOf(newFiles), compaction.before(), compaction.after())
+          .withCompactChangelog(compaction.changelog());
     }
     return new Result(
-        List.copyOf(newFiles),
-        compaction.before(),
-        compaction.after(),
-        deletionVectors.write(),
-        deletionVectors.current());
+            List.copyOf(newFiles),
+            compaction.before(),
+            compaction.after(),
+            deletionVectors.write(),
+            deletionVectors.current())
+        .withCompactChangelog(compaction.changelog());
   }
 
   @Override

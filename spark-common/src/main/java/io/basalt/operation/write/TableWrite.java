@@ -69,6 +69,8 @@ public final class TableWrite implements AutoCloseable {
   @Nullable private final Comparator<InternalRow> versionOrder;
   @Nullable private final MergeEngine mergeEngine;
   private final boolean inputChangelog;
+  // full-compaction producer: full compactions come every commit unless delta-commits says else
+  private final boolean fullCompactionChangelog;
   @Nullable private CompactRewriter rewriter;
   @Nullable private LookupPromotion promotion;
   // timestamps of precision below 6 are written in their precision, as Paimon reads them
@@ -119,6 +121,10 @@ public final class TableWrite implements AutoCloseable {
     this.inputChangelog =
         layout != null
             && ChangelogOptions.INPUT.equals(ChangelogProducerGuard.producer(table.options()));
+    this.fullCompactionChangelog =
+        layout != null
+            && ChangelogOptions.FULL_COMPACTION.equals(
+                ChangelogProducerGuard.producer(table.options()));
     this.configuredBuckets = table.bucketCount();
     this.truncatedTimestamps = TruncatedTimestampsRow.of(context.rowType());
     TableSchema schema = table.schema();
@@ -381,7 +387,7 @@ public final class TableWrite implements AutoCloseable {
     List<CommitMessage> messages = new ArrayList<>();
     Map<List<Object>, IndexFileMeta[]> hashFiles =
         dynamicBuckets == null ? Map.of() : dynamicBuckets.writeIndexFiles();
-    boolean full = state.fullCompactionDue(compaction);
+    boolean full = state.fullCompactionDue(compaction, fullCompactionChangelog);
     for (Map.Entry<PartitionBucket, BucketWriter> e : writers.entrySet()) {
       if (e.getValue() instanceof KeyValueBucketWriter kv) {
         spilledBytesOfFinished += kv.spilledBytes();
@@ -407,7 +413,8 @@ public final class TableWrite implements AutoCloseable {
               result.compactAfter(),
               newIndexFiles,
               deletedIndexFiles,
-              result.changelogFiles());
+              result.changelogFiles(),
+              result.compactChangelogFiles());
       if (!message.newFiles().isEmpty()
           || message.hasCompaction()
           || !message.changelogFiles().isEmpty()) {
