@@ -26,6 +26,7 @@ public final class OptionRegistry {
           BlobOptions.class,
           PostponeOptions.class,
           ChangelogOptions.class,
+          ChangelogRetentionOptions.class,
           StreamOptions.class);
 
   private OptionRegistry() {}
