@@ -132,8 +132,10 @@ public final class ExpireChangelogs {
       List<Snapshot> references) {
     String list = changelog.changelogManifestList();
     if (list != null) {
-      if (keptChangelogLists.contains(list)) {
-        return; // a tag or branch of this snapshot still reads its changes
+      if (keptChangelogLists.contains(list) || !listExists(list)) {
+        // a tag or branch of this snapshot still reads its changes, or an interrupted run
+        // already deleted them
+        return;
       }
       for (Path file : addedFiles(check, list)) {
         table.fileIO().delete(file, false);
@@ -146,7 +148,14 @@ public final class ExpireChangelogs {
       return; // its lists went with the snapshot (a producer table's snapshot without changelog)
     }
     Map<String, Path> dropped = deletedFiles(check, changelog.deltaManifestList());
-    check.keepReferenced(references, dropped);
+    // decoupled changelogs of producer tables have no base and delta lists left to read
+    List<Snapshot> readable = new ArrayList<>();
+    for (Snapshot reference : references) {
+      if (listExists(reference.baseManifestList()) && listExists(reference.deltaManifestList())) {
+        readable.add(reference);
+      }
+    }
+    check.keepReferenced(readable, dropped);
     for (Path file : dropped.values()) {
       table.fileIO().delete(file, false);
     }

@@ -126,7 +126,11 @@ public final class FileReferences {
    * skipped.
    */
   public FileReferences addDecoupledChangelog(Snapshot changelog) {
-    addChangelogOf(changelog);
+    String list = changelog.changelogManifestList();
+    // an interrupted changelog expiration may have deleted the list already
+    if (list != null && table.fileIO().exists(table.paths().manifestFile(list))) {
+      addChangelogOf(changelog);
+    }
     String delta = changelog.deltaManifestList();
     if (delta == null || !table.fileIO().exists(table.paths().manifestFile(delta))) {
       return this;

@@ -80,8 +80,13 @@ final class UsedFiles {
    * lists; the others went with its snapshot.
    */
   private void addDecoupled(Snapshot changelog) {
-    addList(changelog.changelogManifestList());
-    for (String list : new String[] {changelog.baseManifestList(), changelog.deltaManifestList()}) {
+    // lists an interrupted changelog expiration deleted already are skipped
+    for (String list :
+        new String[] {
+          changelog.changelogManifestList(),
+          changelog.baseManifestList(),
+          changelog.deltaManifestList()
+        }) {
       if (list != null && table.fileIO().exists(table.paths().manifestFile(list))) {
         addList(list);
       }
