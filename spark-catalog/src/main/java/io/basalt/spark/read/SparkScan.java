@@ -74,6 +74,9 @@ public final class SparkScan
         SupportsRuntimeV2Filtering,
         SupportsReportPartitioning,
         SupportsReportOrdering {
+  /** Set once Spark streams this scan: then no batch plan is made for its description. */
+  private boolean streaming;
+
   private final FileStoreTable table;
   private final StructType readSchema;
 
@@ -215,6 +218,7 @@ public final class SparkScan
 
   @Override
   public MicroBatchStream toMicroBatchStream(String checkpointLocation) {
+    streaming = true;
     return StreamingReads.start(table, false);
   }
 
@@ -343,6 +347,10 @@ public final class SparkScan
   public Statistics estimateStatistics() {
     long rows = 0;
     long bytes = 0;
+    if (streaming) {
+      // a stream's batches are planned per micro-batch; its start may be an expired snapshot
+      return new ScanStatistics(bytes, rows);
+    }
     for (DataSplit split : plan().splits()) {
       rows += split.rowCount();
       bytes += split.sizeInBytes();
@@ -352,6 +360,12 @@ public final class SparkScan
 
   @Override
   public String description() {
+    if (streaming) {
+      // a stream plans per micro-batch, and its start may be an expired snapshot: no batch plan
+      return String.format(
+          "BasaltScan(%s, columns=[%s], filters=[%s], streaming)",
+          table.name(), String.join(", ", readSchema.fieldNames()), filter == null ? "" : filter);
+    }
     return String.format(
         "BasaltScan(%s, columns=[%s], filters=[%s], buckets=[%s], splits=%s, columnar=%s, %s)",
         table.name(),
