@@ -359,14 +359,12 @@ public final class UpsertBenchmark {
   }
 
   /**
-   * {@code 'bucket' = '4'}, or what the environment variable {@code BASALT_BENCH_BUCKET} names; -1
-   * leaves the option out, which makes the table a dynamic-bucket table.
+   * {@code 'bucket' = '4'}, or what the environment variable {@code BASALT_BENCH_BUCKET} names;
+   * -1 leaves the option out, which makes the table a dynamic-bucket table.
    */
   private static String bucketProperty() {
     String bucket = System.getenv().getOrDefault("BASALT_BENCH_BUCKET", "4");
-    return "-1".equals(bucket.trim())
-        ? ""
-        : ", 'bucket' = '" + Integer.parseInt(bucket.trim()) + "'";
+    return "-1".equals(bucket.trim()) ? "" : ", 'bucket' = '" + Integer.parseInt(bucket.trim()) + "'";
   }
 
   private List<Row> scanParquet(int round) {
