@@ -3,16 +3,16 @@
 # Builds the benchmarks module (with spark-runtime and the modules it needs) and runs one
 # benchmark's main class with the JVM options Spark needs on Java 17.
 #
-#   benchmarks/run.sh [load-and-scan | upsert | bucket-join | cross-partition | changelog-write | changelog] [--rows N] [--reps K] [--warmups W] [--rounds R]
-#                     [--parquet-only]
+#   benchmarks/run.sh [load-and-scan | upsert | bucket-join | cross-partition | changelog] [--rows N] [--reps K]
+#                     [--warmups W] [--rounds R] [--parquet-only] [--producers none,input]
 #
 # The first argument, if it does not start with '-', names the benchmark:
 #   load-and-scan  io.basalt.benchmarks.LoadAndScanBenchmark (the default)
 #   upsert         io.basalt.benchmarks.UpsertBenchmark
 #   bucket-join    io.basalt.benchmarks.BucketJoinBenchmark
 #   cross-partition io.basalt.benchmarks.CrossPartitionBenchmark
-#   changelog-write io.basalt.benchmarks.ChangelogWriteBenchmark
-#   changelog      io.basalt.benchmarks.ChangelogProducerBenchmark
+#   changelog      io.basalt.benchmarks.ChangelogBenchmark (--producers: the changelog producers to
+#                  compare, the first is the baseline; default none,input)
 #
 # Environment: BASALT_BENCH_HEAP (default 4g), JAVA_HOME, MVN. See benchmarks/README.md.
 set -euo pipefail
@@ -36,9 +36,8 @@ case "$benchmark" in
   upsert) main_class=io.basalt.benchmarks.UpsertBenchmark ;;
   bucket-join) main_class=io.basalt.benchmarks.BucketJoinBenchmark ;;
   cross-partition) main_class=io.basalt.benchmarks.CrossPartitionBenchmark ;;
-  changelog-write) main_class=io.basalt.benchmarks.ChangelogWriteBenchmark ;;
-  changelog) main_class=io.basalt.benchmarks.ChangelogProducerBenchmark ;;
-  *) die "unknown benchmark '$benchmark' (expected load-and-scan, upsert, bucket-join, cross-partition, changelog-write or changelog)" ;;
+  changelog) main_class=io.basalt.benchmarks.ChangelogBenchmark ;;
+  *) die "unknown benchmark '$benchmark' (expected load-and-scan, upsert, bucket-join, cross-partition or changelog)" ;;
 esac
 
 # The root pom has no parent, so its first <version> is the project version.

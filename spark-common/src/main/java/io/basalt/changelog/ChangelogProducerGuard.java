@@ -1,15 +1,12 @@
 package io.basalt.changelog;
 
 import io.basalt.BasaltException;
-import io.basalt.fs.FileIO;
 import io.basalt.options.ChangelogOptions;
 import io.basalt.options.Options;
 import io.basalt.options.TableOptions;
 import io.basalt.schema.TableSchema;
 import io.basalt.snapshot.SnapshotManager;
-import java.util.List;
 import java.util.Map;
-import org.apache.hadoop.fs.Path;
 
 /**
  * Checks a table's {@code changelog-producer} against what Basalt produces. Basalt writes the
@@ -91,42 +88,6 @@ public final class ChangelogProducerGuard {
                 OPTION, table, old, next, id, old, OPTION, old));
       }
     }
-  }
-
-  /** Paimon's options that let a changelog outlive its snapshots. */
-  private static final List<String> RETENTION_KEYS =
-      List.of(
-          "changelog.num-retained.min", "changelog.num-retained.max", "changelog.time-retained");
-
-  /**
-   * Refuses to expire snapshots of a table whose changelog is meant to outlive them: Paimon keeps
-   * such changelogs in the decoupled {@code changelog/} metadata directory, which Basalt's
-   * expiration does not maintain yet, so it would delete changelog files readers still need.
-   *
-   * @param changelogDir the table's {@code changelog/} metadata directory
-   * @throws BasaltException naming the table, the option or directory, and the fix
-   */
-  public static void checkExpirable(
-      Map<String, String> options, FileIO fileIO, Path changelogDir, String table) {
-    for (String key : RETENTION_KEYS) {
-      if (options.containsKey(key)) {
-        throw notExpirable(table, String.format("'%s' = '%s'", key, options.get(key)));
-      }
-    }
-    if (fileIO.exists(changelogDir) && !fileIO.list(changelogDir).isEmpty()) {
-      throw notExpirable(table, "Paimon's decoupled changelog metadata in " + changelogDir);
-    }
-  }
-
-  private static BasaltException notExpirable(String table, String what) {
-    return new BasaltException(
-        String.format(
-            "Cannot expire snapshots of table %s: it keeps changelog longer than snapshots (%s),"
-                + " which Basalt's expiration does not maintain yet; nothing was expired. Fix:"
-                + " expire the table with Apache Paimon, or ALTER TABLE %s UNSET TBLPROPERTIES"
-                + " for the 'changelog.*' retention options once no reader needs the older"
-                + " changelog.",
-            table, what, table));
   }
 
   /**

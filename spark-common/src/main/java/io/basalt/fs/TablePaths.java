@@ -82,6 +82,18 @@ public final class TablePaths implements Serializable {
     return new Path(snapshotDir(), "snapshot-" + id);
   }
 
+  /**
+   * Paimon's decoupled changelog metadata of this branch: {@code changelog/changelog-<id>} holds
+   * the JSON of expired snapshot {@code id} whose changelog outlives it.
+   */
+  public Path changelogDir() {
+    return new Path(metadataRoot(), "changelog");
+  }
+
+  public Path changelogFile(long id) {
+    return new Path(changelogDir(), "changelog-" + id);
+  }
+
   public Path tagDir() {
     return new Path(metadataRoot(), "tag");
   }

@@ -27,6 +27,7 @@ public final class OptionRegistry {
           BlobOptions.class,
           PostponeOptions.class,
           ChangelogOptions.class,
+          ChangelogRetentionOptions.class,
           StreamOptions.class,
           UnreadableFileOptions.class);
 

@@ -5,6 +5,7 @@ import io.basalt.changelog.ChangelogProducerGuard;
 import io.basalt.changelog.RowDeduplicate;
 import io.basalt.data.ValueComparators;
 import io.basalt.merge.MergeEngine;
+import io.basalt.options.ChangelogRetention;
 import io.basalt.options.CompactionSettings;
 import io.basalt.options.Options;
 import io.basalt.options.PartitionExpiration;
@@ -59,7 +60,7 @@ public final class SchemaValidation {
     sequenceFields(schema, options, table);
     options.get(TableOptions.SEQUENCE_FIELD_SORT_ORDER);
     TagSettings.of(options);
-    SnapshotRetention.of(options);
+    ChangelogRetention.of(options, SnapshotRetention.of(options));
     PartitionExpiration.of(options, schema.partitionKeys());
     ChangelogProducerGuard.checkDefinition(schema, options, table);
     RowDeduplicate.of(schema, options, table);

@@ -2,6 +2,7 @@ package io.basalt.table;
 
 import io.basalt.BasaltException;
 import io.basalt.branch.BranchManager;
+import io.basalt.changelog.ChangelogManager;
 import io.basalt.changelog.ChangelogProducerGuard;
 import io.basalt.fs.DataFilePaths;
 import io.basalt.fs.FileIO;
@@ -268,6 +269,11 @@ public final class FileStoreTable implements Serializable {
 
   public SnapshotManager snapshotManager() {
     return new SnapshotManager(fileIO, paths);
+  }
+
+  /** The decoupled changelogs of this branch ({@code changelog/changelog-<id>}). */
+  public ChangelogManager changelogManager() {
+    return new ChangelogManager(fileIO, paths);
   }
 
   /** The table's tags ({@code tag/tag-<name>}). */

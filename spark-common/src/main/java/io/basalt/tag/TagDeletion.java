@@ -91,7 +91,9 @@ public final class TagDeletion {
    * (branches created from a tag share its files).
    */
   private void deleteFiles(Snapshot released, @Nullable Snapshot below, @Nullable Snapshot above) {
-    FileReferences retained = new FileReferences(table).addOtherBranches();
+    // an expired snapshot's decoupled changelog keeps the tag's changelog files
+    FileReferences retained =
+        new FileReferences(table).addDecoupledChangelogs(table).addOtherBranches();
     for (Snapshot kept : new Snapshot[] {below, above}) {
       if (kept != null) {
         retained.addSnapshot(kept);

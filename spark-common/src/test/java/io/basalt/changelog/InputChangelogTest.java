@@ -187,23 +187,6 @@ class InputChangelogTest {
   }
 
   @Test
-  void changelogOutlivingSnapshotsIsNotExpiredByBasalt() throws IOException {
-    FileStoreTable kept = table("kept", Map.of("changelog.num-retained.max", "10"));
-    commit(kept, List.<Object[]>of(r(1, "a", RowKind.INSERT)));
-    assertThatThrownBy(() -> new ExpireSnapshots(kept))
-        .hasMessageContaining("Cannot expire snapshots of table db.t")
-        .hasMessageContaining("'changelog.num-retained.max' = '10'")
-        .hasMessageContaining("Fix: expire the table with Apache Paimon");
-
-    FileStoreTable decoupled = table("decoupled", Map.of());
-    commit(decoupled, List.<Object[]>of(r(1, "a", RowKind.INSERT)));
-    Path changelogMeta = Files.createDirectories(dir.resolve("decoupled").resolve("changelog"));
-    Files.writeString(changelogMeta.resolve("changelog-1"), "{}");
-    assertThatThrownBy(() -> new ExpireSnapshots(decoupled))
-        .hasMessageContaining("Paimon's decoupled changelog metadata in");
-  }
-
-  @Test
   void rollbackDeletesTheChangelogOfTheSnapshotsItRemoves() throws IOException {
     FileStoreTable table = table("rollback", Map.of());
     for (String v : List.of("a", "b", "c")) {

@@ -2,8 +2,11 @@ package io.basalt.spark.procedures;
 
 import io.basalt.BasaltException;
 import io.basalt.operation.expire.ExpireSnapshots;
+import io.basalt.operation.maintenance.SnapshotExpireAction;
+import io.basalt.options.ChangelogRetention;
 import io.basalt.options.Options;
 import io.basalt.options.SnapshotOptions;
+import io.basalt.options.SnapshotRetention;
 import io.basalt.spark.SparkCatalog;
 import io.basalt.table.FileStoreTable;
 import java.util.Iterator;
@@ -17,7 +20,9 @@ import org.apache.spark.sql.types.StructType;
 /**
  * {@code CALL sys.expire_snapshots(table => 'db.t', retain_max => N, retain_min => N, older_than =>
  * TIMESTAMP, max_deletes => N)}: expires old snapshots now; unset arguments come from the table's
- * snapshot options. Returns the number of snapshots removed.
+ * snapshot options. The table's changelog retention still applies: changelog it keeps longer than
+ * these snapshots is kept as decoupled changelog, and decoupled changelog past that retention is
+ * expired. Returns the number of snapshots removed.
  */
 final class ExpireSnapshotsProcedure extends BaseProcedure {
   static final String NAME = "expire_snapshots";
@@ -71,7 +76,20 @@ final class ExpireSnapshotsProcedure extends BaseProcedure {
               "expire_snapshots on %s: retain_min (%s) must be >= 1 and retain_max (%s) >= retain_min",
               table.name(), retainMin, retainMax));
     }
-    int deleted = new ExpireSnapshots(table).expire(retainMin, retainMax, olderThan, maxDeletes);
+    // the table's changelog retention still holds: changelog it keeps longer stays decoupled
+    ChangelogRetention changelog =
+        ChangelogRetention.of(
+            options,
+            new SnapshotRetention(
+                retainMin,
+                retainMax,
+                System.currentTimeMillis() - olderThan,
+                Math.max(1, maxDeletes)));
+    int deleted =
+        new ExpireSnapshots(table)
+            .withChangelogDecoupled(changelog.decoupled())
+            .expire(retainMin, retainMax, olderThan, maxDeletes);
+    SnapshotExpireAction.expireChangelogs(table, changelog, System.currentTimeMillis());
     return result(deleted);
   }
 }

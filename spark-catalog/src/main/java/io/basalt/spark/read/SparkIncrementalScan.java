@@ -27,6 +27,9 @@ import org.apache.spark.sql.types.StructType;
  * engine; filters on partition columns prune partitions, and Spark evaluates every filter.
  */
 final class SparkIncrementalScan implements Scan, Batch, SupportsReportStatistics {
+  /** Set once Spark streams this scan: then no batch plan is made for its description. */
+  private boolean streaming;
+
   private final FileStoreTable table;
   private final StructType readSchema;
   private final StructType dataSchema;
@@ -83,6 +86,7 @@ final class SparkIncrementalScan implements Scan, Batch, SupportsReportStatistic
   /** A stream of {@code t$audit_log}: every change with its row kind. */
   @Override
   public MicroBatchStream toMicroBatchStream(String checkpointLocation) {
+    streaming = true;
     if (binlog) {
       throw new io.basalt.BasaltException(
           "Streaming reads of "
@@ -116,6 +120,10 @@ final class SparkIncrementalScan implements Scan, Batch, SupportsReportStatistic
   public Statistics estimateStatistics() {
     long rows = 0;
     long bytes = 0;
+    if (streaming) {
+      // a stream's batches are planned per micro-batch; its start may be an expired snapshot
+      return new ScanStatistics(bytes, rows);
+    }
     for (IncrementalSplit split : splits()) {
       rows += split.rowCount();
       bytes += split.sizeInBytes();
@@ -139,7 +147,8 @@ final class SparkIncrementalScan implements Scan, Batch, SupportsReportStatistic
                         + " up to "
                         + (r.end() == null ? "none" : r.end().id()))
             .orElse("snapshot as changes"),
-        splits().size());
+        // a stream plans per micro-batch; its start may be an expired snapshot
+        streaming ? "per micro-batch" : splits().size());
   }
 
   @Override

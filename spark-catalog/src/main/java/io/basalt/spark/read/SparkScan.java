@@ -76,6 +76,9 @@ public final class SparkScan
         SupportsRuntimeV2Filtering,
         SupportsReportPartitioning,
         SupportsReportOrdering {
+  /** Set once Spark streams this scan: then no batch plan is made for its description. */
+  private boolean streaming;
+
   private final FileStoreTable table;
   private final StructType readSchema;
 
@@ -117,9 +120,6 @@ public final class SparkScan
       };
 
   private TableScan.Plan plan;
-
-  /** Set once Spark streams this scan: its start options need not name a batch snapshot. */
-  private boolean streaming;
 
   private Boolean columnar;
   private BucketGrouping grouping;

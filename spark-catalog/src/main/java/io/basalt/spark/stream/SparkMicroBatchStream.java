@@ -5,6 +5,7 @@ import io.basalt.consumer.ConsumerManager;
 import io.basalt.operation.incremental.IncrementalRead;
 import io.basalt.operation.incremental.IncrementalSplit;
 import io.basalt.operation.stream.StreamPosition;
+import io.basalt.operation.stream.StreamSnapshots;
 import io.basalt.operation.stream.StreamSplits;
 import io.basalt.operation.stream.StreamStart;
 import io.basalt.options.StreamOptions;
@@ -137,7 +138,10 @@ public final class SparkMicroBatchStream
     StreamPosition unit = new StreamPosition(position.snapshotId(), 0, position.full());
     List<IncrementalSplit> work = planned.get(unit);
     if (work == null) {
-      Snapshot snapshot = snapshot(position.snapshotId());
+      Snapshot snapshot =
+          unit.full()
+              ? snapshot(position.snapshotId())
+              : StreamSnapshots.forChanges(table, position.snapshotId());
       checkColumns(snapshot);
       work = unit.full() ? planner.rows(snapshot) : planner.changes(snapshot);
       planned.put(unit, work);

@@ -3,8 +3,11 @@ package io.basalt.operation.expire;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.basalt.BasaltException;
+import io.basalt.consumer.ConsumerManager;
 import io.basalt.fs.FileIO;
 import io.basalt.fs.TablePaths;
+import io.basalt.options.StreamOptions;
+import io.basalt.table.FileStoreTable;
 import java.io.IOException;
 import java.util.OptionalLong;
 import org.apache.hadoop.fs.FileStatus;
@@ -20,6 +23,26 @@ final class Consumers {
   private static final String PREFIX = "consumer-";
 
   private Consumers() {}
+
+  /**
+   * The oldest snapshot a consumer still needs: the smallest next snapshot of Paimon's consumer
+   * files and of Basalt's live streaming consumers (those not expired by {@code
+   * consumer.expiration-time}); empty when none.
+   */
+  static OptionalLong oldestNeeded(FileStoreTable table) {
+    OptionalLong paimon = minNextSnapshot(table.fileIO(), table.paths(), table.name());
+    OptionalLong live =
+        new ConsumerManager(table.fileIO(), table.paths())
+            .minNextSnapshot(
+                table.options().getOptional(StreamOptions.CONSUMER_EXPIRATION_TIME).orElse(null),
+                System.currentTimeMillis());
+    if (paimon.isEmpty()) {
+      return live;
+    }
+    return live.isEmpty()
+        ? paimon
+        : OptionalLong.of(Math.min(paimon.getAsLong(), live.getAsLong()));
+  }
 
   /** The consumer directory beside {@code paths}' snapshot directory. */
   static Path dir(TablePaths paths) {

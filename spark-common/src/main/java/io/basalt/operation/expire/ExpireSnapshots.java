@@ -1,7 +1,7 @@
 package io.basalt.operation.expire;
 
+import io.basalt.changelog.ChangelogManager;
 import io.basalt.changelog.ChangelogProducerGuard;
-import io.basalt.consumer.ConsumerManager;
 import io.basalt.fs.DataFilePaths;
 import io.basalt.index.IndexFilePaths;
 import io.basalt.index.IndexManifestEntry;
@@ -11,7 +11,8 @@ import io.basalt.manifest.FileKind;
 import io.basalt.manifest.ManifestEntry;
 import io.basalt.manifest.ManifestFileMeta;
 import io.basalt.manifest.ManifestFiles;
-import io.basalt.options.StreamOptions;
+import io.basalt.options.ChangelogOptions;
+import io.basalt.options.ChangelogRetention;
 import io.basalt.snapshot.Snapshot;
 import io.basalt.snapshot.SnapshotManager;
 import io.basalt.snapshot.SnapshotReferences;
@@ -44,6 +45,10 @@ import org.slf4j.LoggerFactory;
  * files disappear; a crash in between leaves only unreferenced files, which {@code
  * sys.remove_orphan_files} removes.
  *
+ * <p>When the changelog outlives snapshots ({@link #withChangelogDecoupled}), each expired snapshot
+ * is first recorded in {@code changelog/} and its changelog files and manifests stay for {@link
+ * ExpireChangelogs}.
+ *
  * <p>Two expirations may run at once (two writers committing): deleting an already deleted file is
  * fine, and a run that finds its snapshots gone stops, since another run expired them.
  */
@@ -54,19 +59,26 @@ public final class ExpireSnapshots {
   private final SnapshotManager snapshots;
   private final ManifestFiles manifests;
   private final IndexManifests indexManifests;
+  private boolean decoupled;
 
   public ExpireSnapshots(FileStoreTable table) {
     ChangelogProducerGuard.checkWritable(
         table.schema().options(), table.name(), "expire snapshots of");
-    ChangelogProducerGuard.checkExpirable(
-        table.schema().options(),
-        table.fileIO(),
-        new org.apache.hadoop.fs.Path(table.paths().snapshotDir().getParent(), "changelog"),
-        table.name());
     this.table = table;
     this.snapshots = table.snapshotManager();
     this.manifests = table.manifestFiles();
     this.indexManifests = new IndexManifests(table.fileIO(), table.paths());
+  }
+
+  /**
+   * Whether the changelog outlives the snapshots ({@link ChangelogRetention#decoupled()}): then an
+   * expired snapshot is recorded in {@code changelog/} and its changelog stays, as Paimon does.
+   * With a producer that is the changelog manifest list and its files; without one, the changelog
+   * is the delta, so its manifest lists and the files writers added stay. Returns this.
+   */
+  public ExpireSnapshots withChangelogDecoupled(boolean decoupled) {
+    this.decoupled = decoupled;
+    return this;
   }
 
   /**
@@ -85,20 +97,11 @@ public final class ExpireSnapshots {
     }
     long first = earliest.getAsLong();
     long keepFromByMin = latest.getAsLong() - Math.max(1, retainMin) + 1;
-    // Paimon's streaming consumers still read from their next snapshot on
-    OptionalLong consumed = Consumers.minNextSnapshot(table.fileIO(), table.paths(), table.name());
+    long keepFromByMax = latest.getAsLong() - Math.max(1, retainMax) + 1;
+    // streaming consumers still read from their next snapshot on
+    OptionalLong consumed = Consumers.oldestNeeded(table);
     if (consumed.isPresent()) {
       keepFromByMin = Math.min(keepFromByMin, consumed.getAsLong());
-    }
-    long keepFromByMax = latest.getAsLong() - Math.max(1, retainMax) + 1;
-    // a live streaming consumer still has to read its next snapshot and every later one
-    OptionalLong consumers =
-        new ConsumerManager(table.fileIO(), table.paths())
-            .minNextSnapshot(
-                table.options().getOptional(StreamOptions.CONSUMER_EXPIRATION_TIME).orElse(null),
-                System.currentTimeMillis());
-    if (consumers.isPresent()) {
-      keepFromByMin = Math.min(keepFromByMin, consumers.getAsLong());
     }
     long end = first; // exclusive end of the expired range
     while (end < keepFromByMin && end - first < maxDeletes) {
@@ -155,17 +158,19 @@ public final class ExpireSnapshots {
     }
     collectDropped(check, survivor, dataFiles);
     check.keepReferenced(toCheck, dataFiles);
-    // changelog files live as long as their snapshot, or a tag of it
-    Map<String, Path> changelogFiles = new HashMap<>();
-    for (Snapshot snapshot : expired) {
-      collectChangelog(check, snapshot, changelogFiles);
+    if (!decoupled) {
+      // changelog files live as long as their snapshot, or a tag of it
+      Map<String, Path> changelogFiles = new HashMap<>();
+      for (Snapshot snapshot : expired) {
+        collectChangelog(check, snapshot, changelogFiles);
+      }
+      for (Snapshot snapshot : toCheck) {
+        Map<String, Path> referenced = new HashMap<>();
+        collectChangelog(check, snapshot, referenced);
+        changelogFiles.keySet().removeAll(referenced.keySet());
+      }
+      dataFiles.putAll(changelogFiles);
     }
-    for (Snapshot snapshot : toCheck) {
-      Map<String, Path> referenced = new HashMap<>();
-      collectChangelog(check, snapshot, referenced);
-      changelogFiles.keySet().removeAll(referenced.keySet());
-    }
-    dataFiles.putAll(changelogFiles);
 
     // the same argument holds for manifests and index manifests: only those references matter
     List<Snapshot> kept = new ArrayList<>(toCheck);
@@ -174,6 +179,12 @@ public final class ExpireSnapshots {
     Set<String> expiredIndexManifests = new HashSet<>();
     for (Snapshot snapshot : expired) {
       collectManifests(check, snapshot, expiredManifests, expiredIndexManifests);
+    }
+    if (decoupled) {
+      // the changelog keeps its manifests (without producer: the delta and base ones)
+      for (Snapshot snapshot : expired) {
+        expiredManifests.removeAll(changelogManifests(check, snapshot));
+      }
     }
     Set<String> keptManifests = new HashSet<>();
     Set<String> keptIndexManifests = new HashSet<>();
@@ -185,9 +196,14 @@ public final class ExpireSnapshots {
     Set<String> indexFiles = indexFiles(expiredIndexManifests);
     indexFiles.removeAll(indexFiles(keptIndexManifests));
 
+    ChangelogManager changelogs = table.changelogManager();
     try {
-      for (long id = first; id < end; id++) {
-        snapshots.deleteSnapshot(id, end);
+      for (Snapshot snapshot : expired) {
+        // recorded first: a reader of the changes finds the snapshot or its changelog
+        if (decoupled) {
+          changelogs.commit(snapshot);
+        }
+        snapshots.deleteSnapshot(snapshot.id(), end);
       }
     } catch (IOException e) {
       throw new UncheckedIOException("Failed to delete expired snapshots of " + table.name(), e);
@@ -243,6 +259,9 @@ public final class ExpireSnapshots {
           DataFileMeta file = entry.file();
           if (entry.kind() == FileKind.ADD) {
             added.add(file.fileName());
+          } else if (keepsDeltas() && !compacted(file)) {
+            // without producer a writer's file is changelog: changelog expiration deletes it
+            continue;
           } else {
             Path dir = dataPaths.bucketDir(entry.partition(), entry.bucket());
             deleted.put(
@@ -280,6 +299,36 @@ public final class ExpireSnapshots {
         into.add(meta.fileName());
       }
     }
+  }
+
+  private static boolean compacted(DataFileMeta file) {
+    return file.fileSource() != null && file.fileSource() == DataFileMeta.SOURCE_COMPACT;
+  }
+
+  /** Whether expired snapshots' deltas are their changelog (decoupled, and no producer). */
+  private boolean keepsDeltas() {
+    return decoupled
+        && ChangelogOptions.NONE.equals(ChangelogProducerGuard.producer(table.options()));
+  }
+
+  /** The manifest lists and manifests the decoupled changelog of {@code snapshot} keeps. */
+  private Set<String> changelogManifests(ReferenceCheck check, Snapshot snapshot) {
+    Set<String> kept = new HashSet<>();
+    List<String> lists = new ArrayList<>();
+    lists.add(snapshot.changelogManifestList());
+    if (keepsDeltas()) {
+      lists.add(snapshot.baseManifestList());
+      lists.add(snapshot.deltaManifestList());
+    }
+    for (String list : lists) {
+      if (list != null) {
+        kept.add(list);
+        for (ManifestFileMeta meta : check.list(list)) {
+          kept.add(meta.fileName());
+        }
+      }
+    }
+    return kept;
   }
 
   /** Adds the changelog files of {@code snapshot}, by name, with their paths. */

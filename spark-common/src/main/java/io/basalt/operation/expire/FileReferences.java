@@ -120,8 +120,55 @@ public final class FileReferences {
   }
 
   /**
-   * Adds everything branch {@code branch} references: all its snapshots and all its tags. The files
-   * live in any of its snapshots are those live in the earliest plus those the later ones added.
+   * Adds what the decoupled changelog {@code changelog} (an expired snapshot whose changelog
+   * outlives it) keeps: its changelog manifest list and files, or without producer its delta and
+   * base manifest lists and the files its delta added. Lists that went with the snapshot are
+   * skipped.
+   */
+  public FileReferences addDecoupledChangelog(Snapshot changelog) {
+    String list = changelog.changelogManifestList();
+    // an interrupted changelog expiration may have deleted the list already
+    if (list != null && table.fileIO().exists(table.paths().manifestFile(list))) {
+      addChangelogOf(changelog);
+    }
+    String delta = changelog.deltaManifestList();
+    if (delta == null || !table.fileIO().exists(table.paths().manifestFile(delta))) {
+      return this;
+    }
+    metadataFiles.add(delta);
+    for (ManifestFileMeta meta : manifests.readManifestList(delta)) {
+      metadataFiles.add(meta.fileName());
+      try (CloseableIterator<ManifestEntry> it = manifests.readManifest(meta.fileName())) {
+        while (it.hasNext()) {
+          ManifestEntry entry = it.next();
+          if (entry.kind() == FileKind.ADD) {
+            dataFiles.putIfAbsent(DataFileKey.of(entry), entry);
+          }
+        }
+      }
+    }
+    String base = changelog.baseManifestList();
+    if (base != null && table.fileIO().exists(table.paths().manifestFile(base))) {
+      metadataFiles.add(base);
+      for (ManifestFileMeta meta : manifests.readManifestList(base)) {
+        metadataFiles.add(meta.fileName());
+      }
+    }
+    return this;
+  }
+
+  /** Adds every decoupled changelog of branch {@code branch}. */
+  public FileReferences addDecoupledChangelogs(FileStoreTable branch) {
+    for (Snapshot changelog : branch.changelogManager().all()) {
+      addDecoupledChangelog(changelog);
+    }
+    return this;
+  }
+
+  /**
+   * Adds everything branch {@code branch} references: all its snapshots, its tags and its decoupled
+   * changelogs. The files live in any of its snapshots are those live in the earliest plus those
+   * the later ones added.
    */
   public FileReferences addBranch(FileStoreTable branch) {
     SnapshotManager snapshots = branch.snapshotManager();
@@ -138,7 +185,7 @@ public final class FileReferences {
     for (Snapshot tagged : branch.tagManager().tags().values()) {
       addSnapshot(tagged);
     }
-    return this;
+    return addDecoupledChangelogs(branch);
   }
 
   /** Adds every branch of the table except {@code table}'s own (main included). */

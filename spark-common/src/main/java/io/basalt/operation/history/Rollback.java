@@ -1,6 +1,7 @@
 package io.basalt.operation.history;
 
 import io.basalt.BasaltException;
+import io.basalt.changelog.ChangelogManager;
 import io.basalt.operation.expire.FileReferences;
 import io.basalt.snapshot.Snapshot;
 import io.basalt.snapshot.SnapshotManager;
@@ -16,8 +17,9 @@ import java.util.OptionalLong;
 
 /**
  * Rolls a branch (main by default) back to an earlier snapshot, as Paimon does: the snapshots after
- * it are deleted, so are the tags on them, and so are the data, manifest and index files only they
- * used (files the target, the remaining tags or any other branch still reads stay).
+ * it are deleted, so are the tags on them and the decoupled changelogs of snapshots after it, and
+ * so are the data, manifest and index files only they used (files the target, the remaining tags or
+ * any other branch still reads stay).
  *
  * <p>The order makes a crash safe: snapshot files go newest first (a reader always sees a prefix of
  * the history), then the hints and tags, and files last. A commit that races with a rollback is
@@ -28,11 +30,13 @@ public final class Rollback {
   private final FileStoreTable table;
   private final SnapshotManager snapshots;
   private final TagManager tags;
+  private final ChangelogManager changelogs;
 
   public Rollback(FileStoreTable table) {
     this.table = table;
     this.snapshots = table.snapshotManager();
     this.tags = table.tagManager();
+    this.changelogs = table.changelogManager();
   }
 
   /**
@@ -123,10 +127,19 @@ public final class Rollback {
         candidates.addSnapshot(tag.getValue());
       }
     }
-    if (later.isEmpty() && laterTags.isEmpty() && !restore) {
+    // decoupled changelogs of snapshots after the target go too, as in Paimon
+    List<Long> laterChangelogs = new ArrayList<>();
+    for (Snapshot changelog : changelogs.all()) {
+      if (changelog.id() > target.id()) {
+        laterChangelogs.add(changelog.id());
+        candidates.addDecoupledChangelog(changelog);
+      }
+    }
+    if (later.isEmpty() && laterTags.isEmpty() && laterChangelogs.isEmpty() && !restore) {
       return target; // already the latest: nothing to remove
     }
     rewriteHistory(target, later, laterTags, restore);
+    removeChangelogs(target, laterChangelogs);
     checkNoConcurrentCommit(target);
     candidates.deleteUnreferenced(retainedAfter(target));
     return target;
@@ -155,6 +168,22 @@ public final class Rollback {
     }
   }
 
+  /**
+   * Deletes the decoupled changelogs after {@code target}, newest first, after pointing the {@code
+   * LATEST} hint below them (-1 when none is left, as Paimon writes it).
+   */
+  private void removeChangelogs(Snapshot target, List<Long> laterChangelogs) {
+    if (laterChangelogs.isEmpty()) {
+      return;
+    }
+    long first = laterChangelogs.get(0);
+    boolean noneLeft = changelogs.earliestId().orElse(first) >= first;
+    changelogs.writeLatestHint(noneLeft ? -1 : target.id());
+    for (int i = laterChangelogs.size() - 1; i >= 0; i--) {
+      changelogs.delete(laterChangelogs.get(i));
+    }
+  }
+
   private void checkNoConcurrentCommit(Snapshot target) {
     Optional<Long> racing = snapshots.ids().stream().filter(id -> id > target.id()).findFirst();
     if (racing.isPresent()) {
@@ -180,7 +209,7 @@ public final class Rollback {
     for (Snapshot tagged : tags.tags().values()) {
       retained.addSnapshot(tagged);
     }
-    return retained.addOtherBranches();
+    return retained.addDecoupledChangelogs(table).addOtherBranches();
   }
 
   private String describeSnapshots() {

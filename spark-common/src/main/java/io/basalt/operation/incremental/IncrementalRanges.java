@@ -1,9 +1,11 @@
 package io.basalt.operation.incremental;
 
 import io.basalt.BasaltException;
+import io.basalt.changelog.ChangelogManager;
 import io.basalt.changelog.ChangelogProducerGuard;
 import io.basalt.operation.incremental.IncrementalRange.Mode;
 import io.basalt.options.ChangelogOptions;
+import io.basalt.options.ChangelogRetentionOptions;
 import io.basalt.options.ConfigOption;
 import io.basalt.options.Options;
 import io.basalt.options.ReadOptions;
@@ -164,13 +166,14 @@ public final class IncrementalRanges {
                   + " (snapshot %s). Fix: write the older end first: '%s,%s'.",
               option.key(), value, table.name(), start.id(), end.id(), ends[1], ends[0]));
     }
-    Snapshot endSnapshot = end.tagged() != null ? end.tagged() : existing(end.id(), "end", value);
+    Snapshot endSnapshot =
+        end.tagged() != null ? end.tagged() : endOfChanges(mode, end.id(), value);
     return range(mode, start, endSnapshot, value);
   }
 
   private IncrementalRange range(Mode mode, Bound start, Snapshot end, String value) {
     if (mode == Mode.DELTA || mode == Mode.CHANGELOG) {
-      checkDeltaReadable(start.id(), end.id(), value);
+      checkDeltaReadable(mode, start.id(), end.id(), value);
       return new IncrementalRange(mode, start.id(), null, end);
     }
     Snapshot startSnapshot =
@@ -231,25 +234,72 @@ public final class IncrementalRanges {
             which, id, value, table.name(), existingRange(), expiredNote(id)));
   }
 
+  /**
+   * The end of a range: snapshot {@code id}, or for a delta or changelog read its decoupled
+   * changelog when the snapshot expired but its changes were kept.
+   */
+  private Snapshot endOfChanges(Mode mode, long id, String value) {
+    if ((mode == Mode.DELTA || mode == Mode.CHANGELOG)
+        && !snapshots.exists(id)
+        && readsDecoupled(mode)) {
+      Optional<Snapshot> changelog = table.changelogManager().changelog(id);
+      if (changelog.isPresent()) {
+        return changelog.get();
+      }
+    }
+    return existing(id, "end", value);
+  }
+
+  /**
+   * Whether {@code mode} can read the decoupled changelog of expired snapshots: a changelog read
+   * reads its changelog files; a delta read its delta, which is kept only without producer.
+   */
+  private boolean readsDecoupled(Mode mode) {
+    return mode == Mode.CHANGELOG
+        || ChangelogOptions.NONE.equals(ChangelogProducerGuard.producer(options));
+  }
+
+  /**
+   * The first snapshot whose changes {@code mode} can read: the earliest snapshot, or the earliest
+   * decoupled changelog when the decoupled changelogs reach up to the snapshots.
+   */
+  private OptionalLong earliestChanges(Mode mode) {
+    OptionalLong earliest = snapshots.earliestSnapshotId();
+    if (earliest.isEmpty() || !readsDecoupled(mode)) {
+      return earliest;
+    }
+    ChangelogManager changelogs = table.changelogManager();
+    OptionalLong first = changelogs.earliestId();
+    OptionalLong last = changelogs.latestId();
+    if (first.isPresent() && last.isPresent() && last.getAsLong() + 1 >= earliest.getAsLong()) {
+      return OptionalLong.of(Math.min(first.getAsLong(), earliest.getAsLong()));
+    }
+    return earliest;
+  }
+
   /** A delta reads every snapshot after the start: the first of them must still exist. */
-  private void checkDeltaReadable(long startId, long endId, String value) {
+  private void checkDeltaReadable(Mode mode, long startId, long endId, String value) {
     if (startId == endId) {
       return;
     }
-    OptionalLong earliest = snapshots.earliestSnapshotId();
+    OptionalLong earliest = earliestChanges(mode);
     if (earliest.isEmpty() || startId + 1 < earliest.getAsLong()) {
       throw new BasaltException(
           String.format(
-              "Cannot read the changes after snapshot %s of table %s ('%s'): %s%s. A delta read"
-                  + " needs every snapshot after its start. Fix: start at snapshot %s or later,"
-                  + " or read between two tags with '%s' = 'diff'.",
+              "Cannot read the changes after snapshot %s of table %s ('%s'): %s%s%s. A delta read"
+                  + " needs every snapshot after its start, or its changelog kept by the"
+                  + " changelog retention. Fix: start at snapshot %s or later, or read between"
+                  + " two tags with '%s' = 'diff'; to read older changes later, keep changelog"
+                  + " longer with '%s'.",
               startId,
               table.name(),
               value,
               existingRange(),
+              decoupledRange(),
               expiredNote(startId + 1),
               earliest.isEmpty() ? 0 : earliest.getAsLong() - 1,
-              ReadOptions.INCREMENTAL_BETWEEN_SCAN_MODE.key()));
+              ReadOptions.INCREMENTAL_BETWEEN_SCAN_MODE.key(),
+              ChangelogRetentionOptions.CHANGELOG_NUM_RETAINED_MIN.key()));
     }
   }
 
@@ -261,6 +311,17 @@ public final class IncrementalRanges {
     }
     return String.format(
         "existing snapshots are %s to %s", earliest.getAsLong(), latest.getAsLong());
+  }
+
+  private String decoupledRange() {
+    ChangelogManager changelogs = table.changelogManager();
+    OptionalLong first = changelogs.earliestId();
+    OptionalLong last = changelogs.latestId();
+    if (first.isEmpty() || last.isEmpty()) {
+      return "";
+    }
+    return String.format(
+        ", changelog of expired snapshots %s to %s", first.getAsLong(), last.getAsLong());
   }
 
   private String expiredNote(long id) {

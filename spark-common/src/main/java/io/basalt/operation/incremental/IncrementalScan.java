@@ -1,5 +1,6 @@
 package io.basalt.operation.incremental;
 
+import io.basalt.changelog.ChangelogManager;
 import io.basalt.data.BinaryRow;
 import io.basalt.manifest.DataFileMeta;
 import io.basalt.manifest.FileKind;
@@ -84,6 +85,7 @@ public final class IncrementalScan {
    */
   private List<IncrementalSplit> delta(long startId, Snapshot end, boolean changelog) {
     SnapshotManager snapshots = table.snapshotManager();
+    ChangelogManager changelogs = table.changelogManager();
     ManifestFiles manifests = table.manifestFiles();
     Map<List<Object>, List<DataFileMeta>> files = new LinkedHashMap<>();
     Map<List<Object>, ManifestEntry> firstEntry = new LinkedHashMap<>();
@@ -92,7 +94,13 @@ public final class IncrementalScan {
             ? null
             : new PartitionFilter(partitionFilter, table.partitionType());
     for (long id = startId + 1; id <= end.id(); id++) {
-      Snapshot snapshot = id == end.id() ? end : snapshots.snapshot(id);
+      long current = id;
+      // an expired snapshot's changes may live on in its decoupled changelog
+      Snapshot snapshot =
+          id == end.id()
+              ? end
+              : ChangelogManager.snapshotOrChangelog(snapshots, changelogs, id)
+                  .orElseGet(() -> snapshots.snapshot(current));
       String list = changelog ? snapshot.changelogManifestList() : snapshot.deltaManifestList();
       // compactions and overwrites rewrite data that earlier snapshots added: no new changes
       if (list == null || (!changelog && snapshot.commitKind() != CommitKind.APPEND)) {

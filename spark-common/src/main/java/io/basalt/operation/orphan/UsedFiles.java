@@ -1,5 +1,7 @@
 package io.basalt.operation.orphan;
 
+import io.basalt.changelog.ChangelogManager;
+import io.basalt.fs.TablePaths;
 import io.basalt.index.IndexManifestEntry;
 import io.basalt.index.IndexManifests;
 import io.basalt.manifest.FileKind;
@@ -11,16 +13,18 @@ import io.basalt.snapshot.SnapshotManager;
 import io.basalt.snapshot.SnapshotReferences;
 import io.basalt.table.FileStoreTable;
 import io.basalt.utils.CloseableIterator;
+import java.util.ArrayList;
 import java.util.HashSet;
+import java.util.List;
 import java.util.OptionalLong;
 import java.util.Set;
 import javax.annotation.Nullable;
 
 /**
  * The names of every file some snapshot of the table references: each snapshot of main, each tag,
- * and each branch's snapshots and tags. Names suffice: data, manifest and index file names all
- * carry a random UUID. Each manifest list, manifest and index manifest is read once, however many
- * snapshots share it; manifests are streamed.
+ * each branch's snapshots and tags, and every decoupled changelog. Names suffice: data, manifest
+ * and index file names all carry a random UUID. Each manifest list, manifest and index manifest is
+ * read once, however many snapshots share it; manifests are streamed.
  */
 final class UsedFiles {
   private final FileStoreTable table;
@@ -56,7 +60,35 @@ final class UsedFiles {
       for (; next <= latest.getAsLong(); next++) {
         if (snapshots.exists(next)) {
           add(snapshots.snapshot(next));
-        } // else expired meanwhile: its files are in later snapshots or being deleted
+        } // else expired meanwhile: its files are in later snapshots, its changelog or deleted
+      }
+    }
+    // read after the snapshots: expiration records a snapshot's changelog before deleting it
+    List<String> branches = new ArrayList<>(table.branchManager().branches());
+    branches.add(TablePaths.MAIN_BRANCH);
+    for (String branch : branches) {
+      ChangelogManager changelogs =
+          new ChangelogManager(table.fileIO(), table.paths().withBranch(branch));
+      for (Snapshot changelog : changelogs.all()) {
+        addDecoupled(changelog);
+      }
+    }
+  }
+
+  /**
+   * A decoupled changelog keeps its changelog manifest list, or without producer its delta and base
+   * lists; the others went with its snapshot.
+   */
+  private void addDecoupled(Snapshot changelog) {
+    // lists an interrupted changelog expiration deleted already are skipped
+    for (String list :
+        new String[] {
+          changelog.changelogManifestList(),
+          changelog.baseManifestList(),
+          changelog.deltaManifestList()
+        }) {
+      if (list != null && table.fileIO().exists(table.paths().manifestFile(list))) {
+        addList(list);
       }
     }
   }

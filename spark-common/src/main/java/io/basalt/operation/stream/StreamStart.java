@@ -55,9 +55,15 @@ public final class StreamStart {
           return new StreamPosition(tagged.id(), 0, full);
         }
         long id = requiredSnapshotId(table, mode);
-        // the start snapshot must still exist; a future one (also on an empty table) is waited for
+        // the start snapshot (or its decoupled changelog) must still exist; a future one (also on
+        // an empty table) is waited for; a full start reads the snapshot's rows, which only a
+        // snapshot has
         if (latest.isPresent() && id <= latest.getAsLong()) {
-          table.timeTravel().snapshot(id);
+          if (full) {
+            table.timeTravel().snapshot(id);
+          } else {
+            StreamSnapshots.forChanges(table, id);
+          }
         }
         return new StreamPosition(id, 0, full);
       case "from-timestamp":
