@@ -26,7 +26,8 @@ public final class OptionRegistry {
           BlobOptions.class,
           PostponeOptions.class,
           ChangelogOptions.class,
-          StreamOptions.class);
+          StreamOptions.class,
+          LockOptions.class);
 
   private OptionRegistry() {}
 
