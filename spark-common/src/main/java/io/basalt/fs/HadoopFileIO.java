@@ -22,9 +22,10 @@ import org.apache.hadoop.fs.Path;
  * File access over Hadoop's FileSystem, so {@code file:}, {@code hdfs:} and {@code s3a:} paths all
  * work. Serializable, so Spark tasks can carry it to executors.
  *
- * <p>Local paths use Hadoop's raw local file system: no {@code .crc} sidecar files appear in the
- * table. {@link #tryCreateAtomically} is the one primitive commits rely on; see its Javadoc for
- * what each file system guarantees.
+ * <p>Local paths use Hadoop's local file system with checksums off ({@link
+ * ChecksumFreeLocalFileSystem}): no {@code .crc} sidecar files appear in the table. {@link
+ * #tryCreateAtomically} is the one primitive commits rely on; see its Javadoc for what each file
+ * system guarantees.
  */
 public final class HadoopFileIO implements FileIO {
   private static final long serialVersionUID = 1L;
@@ -35,11 +36,11 @@ public final class HadoopFileIO implements FileIO {
   private transient volatile Map<String, AtomicCreate> primitives;
 
   public HadoopFileIO(Configuration conf) {
-    this.conf = withRawLocal(new Configuration(conf));
+    this.conf = withChecksumFreeLocal(new Configuration(conf));
   }
 
-  private static Configuration withRawLocal(Configuration conf) {
-    conf.set("fs.file.impl", "org.apache.hadoop.fs.RawLocalFileSystem");
+  private static Configuration withChecksumFreeLocal(Configuration conf) {
+    conf.set("fs.file.impl", ChecksumFreeLocalFileSystem.class.getName());
     conf.setBoolean("fs.file.impl.disable.cache", true);
     return conf;
   }
@@ -235,6 +236,6 @@ public final class HadoopFileIO implements FileIO {
     in.defaultReadObject();
     Configuration restored = new Configuration(false);
     restored.readFields(in);
-    conf = withRawLocal(restored);
+    conf = withChecksumFreeLocal(restored);
   }
 }
