@@ -6,6 +6,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.Map;
+import org.apache.catalina.webresources.TomcatURLStreamHandlerFactory;
 import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
 import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
 import software.amazon.awssdk.regions.Region;
@@ -26,6 +27,9 @@ final class S3Server implements AutoCloseable {
   private final S3MockApplication mock;
 
   S3Server(String... buckets) throws Exception {
+    // Spark installs Hadoop's URL stream handler factory first; the JVM takes only one, so
+    // S3Mock's embedded Tomcat must not try to install its own
+    TomcatURLStreamHandlerFactory.disable();
     root = Files.createTempDirectory("basalt-s3-");
     // S3Mock adds its own defaults to this map, so it must be mutable
     Map<String, Object> properties = new HashMap<>();

@@ -93,7 +93,12 @@ class S3aConditionalPutIT {
   void withoutConditionalCreatesS3aHasNoPrimitiveAndPlainCommitsAreRefused() {
     FileIO io =
         FileIO.hadoop(
-            conf(Map.of("fs.s3a.create.conditional.enabled", "false", "fs.s3a.impl.disable.cache", "true")));
+            conf(
+                Map.of(
+                    "fs.s3a.create.conditional.enabled",
+                    "false",
+                    "fs.s3a.impl.disable.cache",
+                    "true")));
     Path dir = new Path("s3a://" + BUCKET + "/off");
     assertThat(io.atomicCreate(dir)).isEqualTo(AtomicCreate.NONE);
     assertThatThrownBy(() -> io.tryCreateAtomically(new Path(dir, "snapshot-1"), "x"))
