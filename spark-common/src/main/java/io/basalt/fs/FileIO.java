@@ -81,4 +81,29 @@ public interface FileIO extends Serializable {
    * reader never sees a partial file.
    */
   boolean tryCreateAtomically(Path path, String content) throws IOException;
+
+  /**
+   * Which primitive makes {@link #tryCreateAtomically} atomic in directory {@code dir}. {@link
+   * AtomicCreate#NONE} means it is not atomic there: {@link #tryCreateAtomically} then refuses, and
+   * callers that serialise their creates themselves (a commit lock, a single writer) use {@link
+   * #createIfAbsent}. Implementations whose creates are atomic everywhere keep this default.
+   */
+  default AtomicCreate atomicCreate(Path dir) {
+    return AtomicCreate.NATIVE;
+  }
+
+  /**
+   * Creates {@code path} with {@code content} unless it exists, <em>without</em> atomicity: two
+   * callers racing can both see it absent. Only for callers that hold a commit lock or are the only
+   * writer. Readers still never see a partial file where the store publishes a file on close.
+   */
+  default boolean createIfAbsent(Path path, String content) throws IOException {
+    if (exists(path)) {
+      return false;
+    }
+    try (OutputStream out = create(path, false)) {
+      out.write(content.getBytes(StandardCharsets.UTF_8));
+    }
+    return true;
+  }
 }

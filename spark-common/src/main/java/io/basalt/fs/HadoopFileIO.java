@@ -1,5 +1,6 @@
 package io.basalt.fs;
 
+import io.basalt.BasaltException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.ObjectInputStream;
@@ -7,12 +8,11 @@ import java.io.ObjectOutputStream;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.FileAlreadyExistsException;
-import java.nio.file.Files;
-import java.nio.file.Paths;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
@@ -22,21 +22,25 @@ import org.apache.hadoop.fs.Path;
  * File access over Hadoop's FileSystem, so {@code file:}, {@code hdfs:} and {@code s3a:} paths all
  * work. Serializable, so Spark tasks can carry it to executors.
  *
- * <p>Local paths use Hadoop's raw local file system: no {@code .crc} sidecar files appear in the
- * table. {@link #tryCreateAtomically} is the one primitive commits rely on; see its Javadoc for
- * what each file system guarantees.
+ * <p>Local paths use Hadoop's local file system with checksums off ({@link
+ * ChecksumFreeLocalFileSystem}): no {@code .crc} sidecar files appear in the table. {@link
+ * #tryCreateAtomically} is the one primitive commits rely on; see its Javadoc for what each file
+ * system guarantees.
  */
 public final class HadoopFileIO implements FileIO {
   private static final long serialVersionUID = 1L;
 
   private transient Configuration conf;
 
+  /** The probed primitive per file system URI; rebuilt lazily after deserialisation. */
+  private transient volatile Map<String, AtomicCreate> primitives;
+
   public HadoopFileIO(Configuration conf) {
-    this.conf = withRawLocal(new Configuration(conf));
+    this.conf = withChecksumFreeLocal(new Configuration(conf));
   }
 
-  private static Configuration withRawLocal(Configuration conf) {
-    conf.set("fs.file.impl", "org.apache.hadoop.fs.RawLocalFileSystem");
+  private static Configuration withChecksumFreeLocal(Configuration conf) {
+    conf.set("fs.file.impl", ChecksumFreeLocalFileSystem.class.getName());
     conf.setBoolean("fs.file.impl.disable.cache", true);
     return conf;
   }
@@ -129,6 +133,13 @@ public final class HadoopFileIO implements FileIO {
   /** Writes a small file, replacing it: for best-effort hints such as {@code LATEST}. */
   @Override
   public void overwriteUtf8(Path path, String content) throws IOException {
+    if (!isRenameStore(path.getParent())) {
+      // object stores publish a PUT whole on close, and their rename is a copy: write in place
+      try (OutputStream out = create(path, true)) {
+        out.write(content.getBytes(StandardCharsets.UTF_8));
+      }
+      return;
+    }
     Path tmp = tempSibling(path);
     try (OutputStream out = create(tmp, false)) {
       out.write(content.getBytes(StandardCharsets.UTF_8));
@@ -145,39 +156,71 @@ public final class HadoopFileIO implements FileIO {
    * other processes doing the same: exactly one of several racing creators gets {@code true}, and a
    * reader never sees a partial file.
    *
-   * <p>The content goes to a temporary sibling first. On the local file system it is then
-   * hard-linked to the target, which fails if the target exists (a plain rename would silently
-   * replace it). On HDFS a rename fails if the target exists. Object stores have no atomic rename:
-   * there only one writer at a time is safe (docs/format.md).
+   * <p>On the local file system and HDFS the content goes to a temporary sibling first, which is
+   * then hard-linked (local) or renamed (HDFS) to the target; both fail if the target exists (a
+   * local rename would silently replace it). On S3A the content goes up in one conditional PUT that
+   * the store refuses when the key exists. Other stores have no such primitive.
+   *
+   * @throws BasaltException on a store without one ({@link #atomicCreate} is {@link
+   *     AtomicCreate#NONE}): the caller must hold a commit lock and use {@link #createIfAbsent}
    */
   @Override
   public boolean tryCreateAtomically(Path path, String content) throws IOException {
+    AtomicCreate primitive = atomicCreate(path.getParent());
+    if (primitive == AtomicCreate.NONE) {
+      throw new BasaltException(
+          String.format(
+              "Cannot create %s atomically: file system %s has no create-if-absent primitive"
+                  + " Basalt trusts. Fix: enable a commit lock or single-writer mode (see"
+                  + " docs/object-stores.md).",
+              path, fileSystem(path).getUri()));
+    }
     if (exists(path)) {
       return false;
+    }
+    if (primitive == AtomicCreate.CONDITIONAL_PUT) {
+      return StorePrimitives.conditionalPut(fileSystem(path), path, content);
     }
     Path tmp = tempSibling(path);
     try (OutputStream out = create(tmp, false)) {
       out.write(content.getBytes(StandardCharsets.UTF_8));
     }
     try {
-      return publish(tmp, path);
+      FileSystem fs = fileSystem(path);
+      return primitive == AtomicCreate.LINK
+          ? StorePrimitives.link(fs, tmp, path)
+          : fs.rename(tmp, path);
     } finally {
       fileSystem(tmp).delete(tmp, false);
     }
   }
 
-  private boolean publish(Path tmp, Path target) throws IOException {
-    FileSystem fs = fileSystem(target);
-    if ("file".equals(fs.getUri().getScheme())) {
-      try {
-        Files.createLink(
-            Paths.get(fs.makeQualified(target).toUri()), Paths.get(fs.makeQualified(tmp).toUri()));
-        return true;
-      } catch (FileAlreadyExistsException e) {
-        return false;
-      }
+  /** The store's primitive, probed once per file system (scheme and authority). */
+  @Override
+  public AtomicCreate atomicCreate(Path dir) {
+    FileSystem fs = fileSystem(dir);
+    String key = fs.getUri().toString();
+    Map<String, AtomicCreate> cache = primitives;
+    if (cache == null) {
+      cache = new ConcurrentHashMap<>();
+      primitives = cache;
     }
-    return fs.rename(tmp, target);
+    AtomicCreate known = cache.get(key);
+    if (known != null) {
+      return known;
+    }
+    try {
+      AtomicCreate probed = StorePrimitives.probe(fs, dir);
+      cache.put(key, probed);
+      return probed;
+    } catch (IOException e) {
+      throw new UncheckedIOException("Failed to probe the file system capabilities of " + dir, e);
+    }
+  }
+
+  private boolean isRenameStore(Path dir) {
+    AtomicCreate primitive = atomicCreate(dir);
+    return primitive == AtomicCreate.LINK || primitive == AtomicCreate.RENAME;
   }
 
   private static Path tempSibling(Path path) {
@@ -193,6 +236,6 @@ public final class HadoopFileIO implements FileIO {
     in.defaultReadObject();
     Configuration restored = new Configuration(false);
     restored.readFields(in);
-    conf = withRawLocal(restored);
+    conf = withChecksumFreeLocal(restored);
   }
 }

@@ -29,7 +29,8 @@ public final class OptionRegistry {
           ChangelogOptions.class,
           ChangelogRetentionOptions.class,
           StreamOptions.class,
-          UnreadableFileOptions.class);
+          UnreadableFileOptions.class,
+          LockOptions.class);
 
   private OptionRegistry() {}
 

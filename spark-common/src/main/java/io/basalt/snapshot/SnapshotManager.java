@@ -187,23 +187,30 @@ public final class SnapshotManager {
     fileIO.overwriteUtf8(new Path(paths.snapshotDir(), name), String.valueOf(id));
   }
 
+  /**
+   * The latest or earliest id from a listing, confirmed against the files themselves: a listing may
+   * lag behind (newer snapshots missing, deleted ones still shown), so listed ids whose file is
+   * gone are skipped and the ids after the highest one present are probed.
+   */
   private OptionalLong scanIds(boolean max) {
-    OptionalLong result = OptionalLong.empty();
-    for (FileStatus status : fileIO.list(paths.snapshotDir())) {
-      String name = status.getPath().getName();
-      if (!name.startsWith(PREFIX)) {
-        continue;
+    List<Long> ids = ids();
+    if (!max) {
+      for (long id : ids) {
+        if (exists(id)) {
+          return OptionalLong.of(id);
+        }
       }
-      long id;
-      try {
-        id = Long.parseLong(name.substring(PREFIX.length()));
-      } catch (NumberFormatException e) {
-        continue; // not a snapshot file (e.g. a foreign file); ignore it
-      }
-      if (result.isEmpty() || (max ? id > result.getAsLong() : id < result.getAsLong())) {
-        result = OptionalLong.of(id);
+      return OptionalLong.empty();
+    }
+    for (int i = ids.size() - 1; i >= 0; i--) {
+      long id = ids.get(i);
+      if (exists(id)) {
+        while (exists(id + 1)) {
+          id++;
+        }
+        return OptionalLong.of(id);
       }
     }
-    return result;
+    return OptionalLong.empty();
   }
 }

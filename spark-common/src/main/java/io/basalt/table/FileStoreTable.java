@@ -7,6 +7,7 @@ import io.basalt.changelog.ChangelogProducerGuard;
 import io.basalt.fs.DataFilePaths;
 import io.basalt.fs.FileIO;
 import io.basalt.fs.TablePaths;
+import io.basalt.fs.lock.LockingFileIO;
 import io.basalt.manifest.ManifestFiles;
 import io.basalt.operation.commit.FileStoreCommit;
 import io.basalt.operation.read.SplitRead;
@@ -56,11 +57,12 @@ public final class FileStoreTable implements Serializable {
       String name,
       TableSchema schema,
       Map<String, String> dynamic) {
-    this.fileIO = fileIO;
     this.paths = paths;
     this.name = name;
     this.schema = schema;
     this.dynamicOptions = Map.copyOf(dynamic);
+    // snapshots, schemas and tags are created through the commit lock on stores that need one
+    this.fileIO = LockingFileIO.wrap(fileIO, options().toMap(), paths.root(), name);
   }
 
   /**
@@ -85,7 +87,8 @@ public final class FileStoreTable implements Serializable {
    */
   public static FileStoreTable create(FileIO fileIO, Path root, String name, TableSchema schema) {
     TablePaths paths = new TablePaths(root);
-    SchemaManager schemas = new SchemaManager(fileIO, paths);
+    FileIO locking = LockingFileIO.wrap(fileIO, schema.options(), root, name);
+    SchemaManager schemas = new SchemaManager(locking, paths);
     if (schemas.latest().isPresent() || !schemas.tryCommit(schema)) {
       throw new BasaltException("Table " + name + " already exists at " + root);
     }

@@ -18,10 +18,11 @@ import org.apache.hadoop.fs.permission.FsPermission;
 import org.apache.hadoop.util.Progressable;
 
 /**
- * The local file system under the scheme {@code tracking:}, counting the streams it opens that are
- * not closed yet, and failing on request: the N-th open of a file whose name starts with a prefix,
- * or every write to such files. State is static (Hadoop instantiates file systems itself): call
- * {@link #reset()} before each test.
+ * The local file system under the scheme {@code tracking:} (a store without an atomic create:
+ * tables on it need {@code commit.single-writer}), counting the streams it opens that are not
+ * closed yet, and failing on request: the N-th open of a file whose name starts with a prefix, or
+ * every write to such files. State is static (Hadoop instantiates file systems itself): call {@link
+ * #reset()} before each test.
  */
 public class TrackingFileSystem extends RawLocalFileSystem {
   private static final Map<Object, Path> OPEN = new ConcurrentHashMap<>();

@@ -40,7 +40,13 @@ class ExpireSnapshotsReadsTest {
             List.of(),
             List.of("id"),
             // frequent compactions: their deltas delete files the tags may still hold
-            Map.of("bucket", "1", "num-sorted-run.compaction-trigger", "2"),
+            Map.of(
+                "bucket",
+                "1",
+                "num-sorted-run.compaction-trigger",
+                "2",
+                "commit.single-writer",
+                "true"),
             null));
   }
 

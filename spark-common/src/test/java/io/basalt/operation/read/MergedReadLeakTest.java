@@ -41,7 +41,7 @@ class MergedReadLeakTest {
                 TestTables.ID_V,
                 List.of(),
                 List.of("id"),
-                Map.of("bucket", "1", "write-only", "true"),
+                Map.of("bucket", "1", "write-only", "true", "commit.single-writer", "true"),
                 null));
     for (int i = 0; i < 3; i++) {
       TestTables.upsert(table, Map.of(1L, "v" + i, 2L + i, "w" + i));
