@@ -22,7 +22,8 @@ final class FullCompactionRules {
    */
   static void check(TableSchema schema, String producer, Options options, String table) {
     if (ChangelogOptions.FULL_COMPACTION.equals(producer)) {
-      RowValueComparison.of(new KeyValueLayout(schema), options, table); // checks the ignored fields
+      RowValueComparison.of(
+          new KeyValueLayout(schema), options, table); // checks the ignored fields
     }
     if (ChangelogOptions.FULL_COMPACTION.equals(producer)
         && options.get(TableOptions.DELETION_VECTORS_ENABLED)) {

@@ -163,7 +163,10 @@ class FullCompactionChangelogTest {
         table(
             "ignore",
             Map.of(
-                "changelog-producer.row-deduplicate", "true", RowValueComparison.IGNORE_FIELDS, "v"));
+                "changelog-producer.row-deduplicate",
+                "true",
+                RowValueComparison.IGNORE_FIELDS,
+                "v"));
     commit(table, put(1, "a"));
     commit(table, put(1, "b"));
     assertThat(changelog(table, "2,4")).isEmpty();

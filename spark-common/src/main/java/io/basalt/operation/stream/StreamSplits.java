@@ -1,6 +1,5 @@
 package io.basalt.operation.stream;
 
-import io.basalt.BasaltException;
 import io.basalt.changelog.ChangelogProducerGuard;
 import io.basalt.changelog.LookupProducer;
 import io.basalt.manifest.DataFileMeta;

@@ -1,7 +1,6 @@
 package io.basalt.spark.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.basalt.fs.FileIO;
 import io.basalt.schema.SchemaFactory;
