@@ -201,11 +201,8 @@ final class KeyValueBucketWriter implements BucketWriter {
   public Result finish(boolean fullCompaction) {
     flushToFile();
     Result result = finishData(fullCompaction);
-    if (changelog != null) {
-      return result.withChangelog(changelog.finish());
-    }
-    // the lookup changelog, written when level 0 moved up
-    return compaction == null ? result : result.withChangelog(compaction.changelog());
+    // the compactions' changelog (lookup promotions, full compactions) is in the result already
+    return changelog == null ? result : result.withChangelog(changelog.finish());
   }
 
   private Result finishData(boolean fullCompaction) {

@@ -50,49 +50,6 @@ class StreamSplitsTest {
   }
 
   @Test
-  void changelogOfAProducerNotBuiltStopsTheStreamWithTheFix() {
-    FileStoreTable table = table(Map.of());
-    TestTables.upsert(table, Map.of(1L, "a"));
-    Snapshot plain = table.snapshotManager().snapshot(1);
-    Snapshot withChangelog =
-        new Snapshot(
-            plain.version(),
-            plain.id(),
-            plain.schemaId(),
-            plain.baseManifestList(),
-            plain.baseManifestListSize(),
-            plain.deltaManifestList(),
-            plain.deltaManifestListSize(),
-            "changelog-manifest-list-x",
-            10L,
-            plain.indexManifest(),
-            plain.commitUser(),
-            plain.commitIdentifier(),
-            plain.commitKind(),
-            plain.timeMillis(),
-            plain.logOffsets(),
-            plain.totalRecordCount(),
-            plain.deltaRecordCount(),
-            1L,
-            plain.watermark(),
-            plain.statistics(),
-            plain.properties(),
-            plain.nextRowId());
-    FileStoreTable full = table.copyWithOptions(Map.of("changelog-producer", "full-compaction"));
-    assertThatThrownBy(() -> new StreamSplits(full).changes(withChangelog))
-        .isInstanceOf(BasaltException.class)
-        .hasMessageContaining(
-            "snapshot 1 has changelog files of 'changelog-producer' = 'full-compaction', which"
-                + " this Basalt version cannot stream yet (it streams those of 'input' and"
-                + " 'lookup')")
-        .hasMessageContaining("'scan.snapshot-id' = '2'");
-    // a table without producer reads its delta files, as Paimon does
-    assertThat(new StreamSplits(table).changes(withChangelog))
-        .singleElement()
-        .matches(split -> !split.changelog());
-  }
-
-  @Test
   void inputProducerSnapshotsStreamTheirChangelogFilesPerBucket() {
     FileStoreTable table =
         TestTables.create(
