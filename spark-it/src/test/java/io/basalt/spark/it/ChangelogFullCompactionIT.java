@@ -21,8 +21,6 @@ import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.streaming.StreamingQuery;
 import org.apache.spark.sql.streaming.Trigger;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -32,32 +30,9 @@ import org.junit.jupiter.api.Test;
  * {@code write-only} with {@code CALL sys.compact}, a randomized history against a model, streaming
  * reads, and Apache Paimon 1.3.1 reading the changelog.
  */
-class ChangelogFullCompactionIT extends SparkTestBase {
-
-  @BeforeAll
-  void createDatabase() {
-    sql("CREATE DATABASE IF NOT EXISTS cf");
-  }
-
-  @AfterEach
-  void unsetConfs() {
-    spark.conf().unset("spark.paimon.incremental-between");
-    spark.conf().unset("spark.paimon.incremental-between-scan-mode");
-  }
-
-  /** {@code t$audit_log} over {@code range} in scan mode {@code mode}, in read order. */
-  private List<String> auditLog(String table, String range, String mode) {
-    spark.conf().set("spark.paimon.incremental-between", range);
-    spark.conf().set("spark.paimon.incremental-between-scan-mode", mode);
-    try {
-      List<String> result = new ArrayList<>();
-      for (Row row : spark.sql("SELECT * FROM cf.`" + table + "$audit_log`").collectAsList()) {
-        result.add(row.mkString(","));
-      }
-      return result;
-    } finally {
-      unsetConfs();
-    }
+class ChangelogFullCompactionIT extends ChangelogTestBase {
+  ChangelogFullCompactionIT() {
+    super("cf");
   }
 
   /** The commit kinds of the table's snapshots, by snapshot id. */
@@ -70,12 +45,6 @@ class ChangelogFullCompactionIT extends SparkTestBase {
       kinds.add(row.getString(0));
     }
     return kinds;
-  }
-
-  private static List<String> sorted(List<String> rows) {
-    List<String> copy = new ArrayList<>(rows);
-    copy.sort(null);
-    return copy;
   }
 
   @Test

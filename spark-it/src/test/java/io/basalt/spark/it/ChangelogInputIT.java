@@ -13,8 +13,6 @@ import java.util.Random;
 import java.util.TreeMap;
 import java.util.stream.Stream;
 import org.apache.spark.sql.Row;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -23,38 +21,9 @@ import org.junit.jupiter.api.Test;
  * modes read; UPDATE and MERGE INTO write the old image as -U; bad definitions fail at CREATE and
  * ALTER.
  */
-class ChangelogInputIT extends SparkTestBase {
-
-  @BeforeAll
-  void createDatabase() {
-    sql("CREATE DATABASE IF NOT EXISTS ci");
-  }
-
-  @AfterEach
-  void unsetConfs() {
-    spark.conf().unset("spark.paimon.incremental-between");
-    spark.conf().unset("spark.paimon.incremental-between-scan-mode");
-  }
-
-  /** {@code t$audit_log} over {@code range}, in read order (per key: commit order). */
-  private List<String> auditLog(String table, String range, String mode) {
-    spark.conf().set("spark.paimon.incremental-between", range);
-    spark.conf().set("spark.paimon.incremental-between-scan-mode", mode);
-    try {
-      List<String> result = new ArrayList<>();
-      for (Row row : spark.sql("SELECT * FROM ci.`" + table + "$audit_log`").collectAsList()) {
-        result.add(row.mkString(","));
-      }
-      return result;
-    } finally {
-      unsetConfs();
-    }
-  }
-
-  private static List<String> sorted(List<String> rows) {
-    List<String> copy = new ArrayList<>(rows);
-    copy.sort(null);
-    return copy;
+class ChangelogInputIT extends ChangelogTestBase {
+  ChangelogInputIT() {
+    super("ci");
   }
 
   private List<String> changelogFiles(String table) throws Exception {

@@ -17,8 +17,6 @@ import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.streaming.StreamingQuery;
 import org.apache.spark.sql.streaming.Trigger;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -30,35 +28,13 @@ import org.junit.jupiter.params.provider.ValueSource;
  * streaming; row-deduplicate and its ignore-fields; {@code write-only} tables get it at {@code CALL
  * sys.compact}.
  */
-class ChangelogLookupIT extends SparkTestBase {
+class ChangelogLookupIT extends ChangelogTestBase {
+  ChangelogLookupIT() {
+    super("cl");
+  }
+
   /** Batches each streaming query saw, by query name. */
   private static final Map<String, List<List<String>>> BATCHES = new ConcurrentHashMap<>();
-
-  @BeforeAll
-  void createDatabase() {
-    sql("CREATE DATABASE IF NOT EXISTS cl");
-  }
-
-  @AfterEach
-  void unsetConfs() {
-    spark.conf().unset("spark.paimon.incremental-between");
-    spark.conf().unset("spark.paimon.incremental-between-scan-mode");
-  }
-
-  /** {@code t$audit_log} over {@code range}, in read order (per key: commit order). */
-  private List<String> auditLog(String table, String range, String mode) {
-    spark.conf().set("spark.paimon.incremental-between", range);
-    spark.conf().set("spark.paimon.incremental-between-scan-mode", mode);
-    try {
-      List<String> result = new ArrayList<>();
-      for (Row row : spark.sql("SELECT * FROM cl.`" + table + "$audit_log`").collectAsList()) {
-        result.add(row.mkString(","));
-      }
-      return result;
-    } finally {
-      unsetConfs();
-    }
-  }
 
   /** The whole changelog of {@code table}, per key in commit order. */
   private Map<Integer, List<String>> changes(String table, String mode) {
@@ -76,12 +52,6 @@ class ChangelogLookupIT extends SparkTestBase {
       result.computeIfAbsent(id, k -> new ArrayList<>()).add(row);
     }
     return result;
-  }
-
-  private static List<String> sorted(List<String> rows) {
-    List<String> copy = new ArrayList<>(rows);
-    copy.sort(null);
-    return copy;
   }
 
   private List<String> changelogFiles(String table) throws Exception {

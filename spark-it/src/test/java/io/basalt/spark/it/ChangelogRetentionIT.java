@@ -29,8 +29,6 @@ import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.streaming.StreamingQuery;
 import org.apache.spark.sql.streaming.Trigger;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -39,7 +37,11 @@ import org.junit.jupiter.api.Test;
  * change, changelog expiration later deletes the files, and orphan cleanup, rollback, tags and
  * branches keep what is still referenced.
  */
-class ChangelogRetentionIT extends SparkTestBase {
+class ChangelogRetentionIT extends ChangelogTestBase {
+  ChangelogRetentionIT() {
+    super("cr");
+  }
+
   /** Batches each streaming query saw, by query name. */
   private static final Map<String, List<String>> STREAMED = new ConcurrentHashMap<>();
 
@@ -49,26 +51,9 @@ class ChangelogRetentionIT extends SparkTestBase {
           + " 'snapshot.num-retained.min' = '1', 'snapshot.num-retained.max' = '2',"
           + " 'changelog.num-retained.min' = '50', 'changelog.num-retained.max' = '50'";
 
-  @BeforeAll
-  void createDatabase() {
-    sql("CREATE DATABASE IF NOT EXISTS cr");
-  }
-
-  @AfterEach
-  void unsetConfs() {
-    spark.conf().unset("spark.paimon.incremental-between");
-    spark.conf().unset("spark.paimon.incremental-between-scan-mode");
-  }
-
   /** {@code t$audit_log} over {@code range} in {@code mode}, sorted. */
-  private List<String> auditLog(String table, String range, String mode) {
-    spark.conf().set("spark.paimon.incremental-between", range);
-    spark.conf().set("spark.paimon.incremental-between-scan-mode", mode);
-    try {
-      return rows("SELECT * FROM cr.`%s$audit_log`", table);
-    } finally {
-      unsetConfs();
-    }
+  private List<String> sortedAuditLog(String table, String range, String mode) {
+    return sorted(auditLog(table, range, mode));
   }
 
   private List<String> changelogIds(String table) {
@@ -140,8 +125,8 @@ class ChangelogRetentionIT extends SparkTestBase {
     List<String> all = List.of("+I,1,a", "+I,2,b", "+I,3,c", "+U,1,a2", "-D,2,b", "-U,1,a");
 
     // every change, though snapshots 1 and 2 expired: changelog and auto mode, and a stream
-    assertThat(auditLog("t", "0,4", "changelog")).isEqualTo(all);
-    assertThat(auditLog("t", "1,3", "auto")).containsExactly("+U,1,a2", "-D,2,b", "-U,1,a");
+    assertThat(sortedAuditLog("t", "0,4", "changelog")).isEqualTo(all);
+    assertThat(sortedAuditLog("t", "1,3", "auto")).containsExactly("+U,1,a2", "-D,2,b", "-U,1,a");
     assertThat(streamFromFirstSnapshot("t")).isEqualTo(all);
 
     // orphan cleanup keeps the decoupled changelog's files
@@ -150,7 +135,7 @@ class ChangelogRetentionIT extends SparkTestBase {
         "CALL sys.remove_orphan_files(table => 'cr.t', older_than => '%s', dry_run => false)",
         tomorrow());
     assertThat(changelogFiles("t")).isEqualTo(files);
-    assertThat(auditLog("t", "0,4", "changelog")).isEqualTo(all);
+    assertThat(sortedAuditLog("t", "0,4", "changelog")).isEqualTo(all);
 
     // a shorter changelog retention: the next commit expires what is now beyond it
     sql(
@@ -163,8 +148,8 @@ class ChangelogRetentionIT extends SparkTestBase {
     // changelogs 1 to 3 went with their files: left are those of changelog 4 and snapshot 5
     assertThat(files).hasSize(4);
     assertThat(changelogFiles("t")).hasSize(2);
-    assertThat(auditLog("t", "3,6", "changelog")).containsExactly("+I,3,c", "+I,4,d");
-    assertThatThrownBy(() -> auditLog("t", "1,6", "changelog"))
+    assertThat(sortedAuditLog("t", "3,6", "changelog")).containsExactly("+I,3,c", "+I,4,d");
+    assertThatThrownBy(() -> sortedAuditLog("t", "1,6", "changelog"))
         .hasMessageContaining("Cannot read the changes after snapshot 1 of table cr.t")
         .hasMessageContaining("existing snapshots are 5 to 6")
         .hasMessageContaining("changelog of expired snapshots 4 to 4")
@@ -186,7 +171,8 @@ class ChangelogRetentionIT extends SparkTestBase {
     assertThat(snapshotIds("short")).containsExactly("2", "3", "4");
     assertThat(tablePath("cr", "short").resolve("changelog")).doesNotExist();
     assertThat(changelogFiles("short")).hasSize(3);
-    assertThat(auditLog("short", "1,4", "changelog")).containsExactly("+I,1,b", "+I,1,c", "+I,1,d");
+    assertThat(sortedAuditLog("short", "1,4", "changelog"))
+        .containsExactly("+I,1,b", "+I,1,c", "+I,1,d");
   }
 
   @Test
@@ -212,20 +198,20 @@ class ChangelogRetentionIT extends SparkTestBase {
     assertThat(snapshotIds("hist")).containsExactly("2");
     assertThat(changelogIds("hist")).containsExactly("1", "2");
     assertThat(tablePath("cr", "hist").resolve("changelog/LATEST")).hasContent("2");
-    assertThat(auditLog("hist", "0,2", "changelog")).containsExactly("+I,1,a", "+I,1,b");
+    assertThat(sortedAuditLog("hist", "0,2", "changelog")).containsExactly("+I,1,a", "+I,1,b");
 
     // the tag's deletion keeps what the decoupled changelog and the branch still read
     sql("CALL sys.delete_tag(table => 'cr.hist', tag => 't2')");
-    assertThat(auditLog("hist", "0,2", "changelog")).containsExactly("+I,1,a", "+I,1,b");
+    assertThat(sortedAuditLog("hist", "0,2", "changelog")).containsExactly("+I,1,a", "+I,1,b");
     assertThat(rows("SELECT * FROM cr.`hist$branch_b2`")).containsExactly("1,b");
     sql("INSERT INTO cr.hist VALUES (1, 'f')");
     sql("INSERT INTO cr.hist VALUES (1, 'g')");
-    assertThat(auditLog("hist", "0,4", "changelog"))
+    assertThat(sortedAuditLog("hist", "0,4", "changelog"))
         .containsExactly("+I,1,a", "+I,1,b", "+I,1,f", "+I,1,g");
     sql(
         "CALL sys.remove_orphan_files(table => 'cr.hist', older_than => '%s', dry_run => false)",
         tomorrow());
-    assertThat(auditLog("hist", "0,4", "changelog"))
+    assertThat(sortedAuditLog("hist", "0,4", "changelog"))
         .containsExactly("+I,1,a", "+I,1,b", "+I,1,f", "+I,1,g");
     assertThat(rows("SELECT * FROM cr.`hist$branch_b2`")).containsExactly("1,b");
   }
@@ -306,7 +292,7 @@ class ChangelogRetentionIT extends SparkTestBase {
       }
       // Paimon's own expiration decoupled snapshots 1 and 2
       assertThat(changelogIds("from_paimon")).containsExactly("1", "2");
-      assertThat(auditLog("from_paimon", "0,4", "changelog"))
+      assertThat(sortedAuditLog("from_paimon", "0,4", "changelog"))
           .containsExactly("+I,1,a", "+I,1,b", "+I,1,c", "+I,1,d");
 
       // Basalt writes and expires on: snapshot 3 becomes a changelog, then the changelog
