@@ -6,7 +6,7 @@ CREATE DATABASE IF NOT EXISTS db;
 -- @setup
 USE db;
 
--- @pending #13 changelog producer 'lookup'
+-- @works
 CREATE TABLE paimon_orders (
     order_id     BIGINT,
     user_id      BIGINT,
@@ -76,7 +76,7 @@ CALL sys.compact(
     order_strategy => 'order'
 );
 
--- @pending #13 changelog producer 'lookup'
+-- @works
 CREATE TABLE dim_user (
     user_id BIGINT,
     city    STRING,
