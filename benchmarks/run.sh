@@ -3,7 +3,7 @@
 # Builds the benchmarks module (with spark-runtime and the modules it needs) and runs one
 # benchmark's main class with the JVM options Spark needs on Java 17.
 #
-#   benchmarks/run.sh [load-and-scan | upsert | bucket-join | cross-partition | changelog] [--rows N] [--reps K]
+#   benchmarks/run.sh [load-and-scan | upsert | bucket-join | cross-partition | changelog | jmh] [--rows N] [--reps K]
 #                     [--warmups W] [--rounds R] [--parquet-only] [--producers none,input]
 #
 # The first argument, if it does not start with '-', names the benchmark:
@@ -13,6 +13,9 @@
 #   cross-partition io.basalt.benchmarks.CrossPartitionBenchmark
 #   changelog      io.basalt.benchmarks.ChangelogBenchmark (--producers: the changelog producers to
 #                  compare, the first is the baseline; default none,input)
+#   jmh            JMH's own runner (org.openjdk.jmh.Main) over the micro-benchmarks in
+#                  io.basalt.benchmarks.jmh; the remaining arguments are JMH's (e.g. a name regex,
+#                  -f 1 -wi 3 -i 5 -prof gc)
 #
 # Environment: BASALT_BENCH_HEAP (default 4g), JAVA_HOME, MVN. See benchmarks/README.md.
 set -euo pipefail
@@ -37,7 +40,8 @@ case "$benchmark" in
   bucket-join) main_class=io.basalt.benchmarks.BucketJoinBenchmark ;;
   cross-partition) main_class=io.basalt.benchmarks.CrossPartitionBenchmark ;;
   changelog) main_class=io.basalt.benchmarks.ChangelogBenchmark ;;
-  *) die "unknown benchmark '$benchmark' (expected load-and-scan, upsert, bucket-join, cross-partition or changelog)" ;;
+  jmh) main_class=org.openjdk.jmh.Main ;;
+  *) die "unknown benchmark '$benchmark' (expected load-and-scan, upsert, bucket-join, cross-partition, changelog or jmh)" ;;
 esac
 
 # The root pom has no parent, so its first <version> is the project version.
