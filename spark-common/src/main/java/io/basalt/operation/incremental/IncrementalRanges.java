@@ -1,11 +1,9 @@
 package io.basalt.operation.incremental;
 
 import io.basalt.BasaltException;
-import io.basalt.changelog.ChangelogManager;
 import io.basalt.changelog.ChangelogProducerGuard;
 import io.basalt.operation.incremental.IncrementalRange.Mode;
 import io.basalt.options.ChangelogOptions;
-import io.basalt.options.ChangelogRetentionOptions;
 import io.basalt.options.ConfigOption;
 import io.basalt.options.Options;
 import io.basalt.options.ReadOptions;
@@ -16,10 +14,6 @@ import io.basalt.table.FileStoreTable;
 import io.basalt.tag.TagSettings;
 import java.time.LocalDateTime;
 import java.time.ZoneId;
-import java.time.format.DateTimeFormatter;
-import java.time.format.DateTimeFormatterBuilder;
-import java.time.format.DateTimeParseException;
-import java.time.temporal.ChronoField;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -32,26 +26,20 @@ import java.util.OptionalLong;
  * option, the value and the fix.
  */
 public final class IncrementalRanges {
-  private static final DateTimeFormatter LOCAL_TIME =
-      new DateTimeFormatterBuilder()
-          .appendPattern("yyyy-MM-dd HH:mm:ss")
-          .optionalStart()
-          .appendFraction(ChronoField.NANO_OF_SECOND, 1, 9, true)
-          .optionalEnd()
-          .toFormatter();
-
   private final FileStoreTable table;
   private final Options options;
   private final SnapshotManager snapshots;
   private final TagManager tags;
-  private final ZoneId zone;
+  private final RetainedChanges retained;
+  private final IncrementalTimes times;
 
   private IncrementalRanges(FileStoreTable table, ZoneId zone) {
     this.table = table;
     this.options = table.options();
     this.snapshots = table.snapshotManager();
     this.tags = table.tagManager();
-    this.zone = zone;
+    this.retained = new RetainedChanges(table);
+    this.times = new IncrementalTimes(table, zone);
   }
 
   /** Whether {@code options} ask for an incremental read. */
@@ -167,19 +155,19 @@ public final class IncrementalRanges {
               option.key(), value, table.name(), start.id(), end.id(), ends[1], ends[0]));
     }
     Snapshot endSnapshot =
-        end.tagged() != null ? end.tagged() : endOfChanges(mode, end.id(), value);
+        end.tagged() != null ? end.tagged() : retained.endOfChanges(mode, end.id(), value);
     return range(mode, start, endSnapshot, value);
   }
 
   private IncrementalRange range(Mode mode, Bound start, Snapshot end, String value) {
     if (mode == Mode.DELTA || mode == Mode.CHANGELOG) {
-      checkDeltaReadable(mode, start.id(), end.id(), value);
+      retained.checkDeltaReadable(mode, start.id(), end.id(), value);
       return new IncrementalRange(mode, start.id(), null, end);
     }
     Snapshot startSnapshot =
         start.tagged() != null
             ? start.tagged()
-            : start.id() == 0 ? null : existing(start.id(), "start", value);
+            : start.id() == 0 ? null : retained.existing(start.id(), "start", value);
     return new IncrementalRange(mode, start.id(), startSnapshot, end);
   }
 
@@ -219,118 +207,7 @@ public final class IncrementalRanges {
             value,
             table.name(),
             names.isEmpty() ? "none" : String.join(", ", names),
-            existingRange()));
-  }
-
-  /** Snapshot {@code id}, which must exist. */
-  private Snapshot existing(long id, String which, String value) {
-    if (id >= 1 && snapshots.exists(id)) {
-      return snapshots.snapshot(id);
-    }
-    throw new BasaltException(
-        String.format(
-            "The %s snapshot %s of incremental read '%s' of table %s does not exist: %s%s."
-                + " Fix: choose snapshots in that range, or tags.",
-            which, id, value, table.name(), existingRange(), expiredNote(id)));
-  }
-
-  /**
-   * The end of a range: snapshot {@code id}, or for a delta or changelog read its decoupled
-   * changelog when the snapshot expired but its changes were kept.
-   */
-  private Snapshot endOfChanges(Mode mode, long id, String value) {
-    if ((mode == Mode.DELTA || mode == Mode.CHANGELOG)
-        && !snapshots.exists(id)
-        && readsDecoupled(mode)) {
-      Optional<Snapshot> changelog = table.changelogManager().changelog(id);
-      if (changelog.isPresent()) {
-        return changelog.get();
-      }
-    }
-    return existing(id, "end", value);
-  }
-
-  /**
-   * Whether {@code mode} can read the decoupled changelog of expired snapshots: a changelog read
-   * reads its changelog files; a delta read its delta, which is kept only without producer.
-   */
-  private boolean readsDecoupled(Mode mode) {
-    return mode == Mode.CHANGELOG
-        || ChangelogOptions.NONE.equals(ChangelogProducerGuard.producer(options));
-  }
-
-  /**
-   * The first snapshot whose changes {@code mode} can read: the earliest snapshot, or the earliest
-   * decoupled changelog when the decoupled changelogs reach up to the snapshots.
-   */
-  private OptionalLong earliestChanges(Mode mode) {
-    OptionalLong earliest = snapshots.earliestSnapshotId();
-    if (earliest.isEmpty() || !readsDecoupled(mode)) {
-      return earliest;
-    }
-    ChangelogManager changelogs = table.changelogManager();
-    OptionalLong first = changelogs.earliestId();
-    OptionalLong last = changelogs.latestId();
-    if (first.isPresent() && last.isPresent() && last.getAsLong() + 1 >= earliest.getAsLong()) {
-      return OptionalLong.of(Math.min(first.getAsLong(), earliest.getAsLong()));
-    }
-    return earliest;
-  }
-
-  /** A delta reads every snapshot after the start: the first of them must still exist. */
-  private void checkDeltaReadable(Mode mode, long startId, long endId, String value) {
-    if (startId == endId) {
-      return;
-    }
-    OptionalLong earliest = earliestChanges(mode);
-    if (earliest.isEmpty() || startId + 1 < earliest.getAsLong()) {
-      throw new BasaltException(
-          String.format(
-              "Cannot read the changes after snapshot %s of table %s ('%s'): %s%s%s. A delta read"
-                  + " needs every snapshot after its start, or its changelog kept by the"
-                  + " changelog retention. Fix: start at snapshot %s or later, or read between"
-                  + " two tags with '%s' = 'diff'; to read older changes later, keep changelog"
-                  + " longer with '%s'.",
-              startId,
-              table.name(),
-              value,
-              existingRange(),
-              decoupledRange(),
-              expiredNote(startId + 1),
-              earliest.isEmpty() ? 0 : earliest.getAsLong() - 1,
-              ReadOptions.INCREMENTAL_BETWEEN_SCAN_MODE.key(),
-              ChangelogRetentionOptions.CHANGELOG_NUM_RETAINED_MIN.key()));
-    }
-  }
-
-  private String existingRange() {
-    OptionalLong earliest = snapshots.earliestSnapshotId();
-    OptionalLong latest = snapshots.latestSnapshotId();
-    if (earliest.isEmpty() || latest.isEmpty()) {
-      return "the table has no snapshots";
-    }
-    return String.format(
-        "existing snapshots are %s to %s", earliest.getAsLong(), latest.getAsLong());
-  }
-
-  private String decoupledRange() {
-    ChangelogManager changelogs = table.changelogManager();
-    OptionalLong first = changelogs.earliestId();
-    OptionalLong last = changelogs.latestId();
-    if (first.isEmpty() || last.isEmpty()) {
-      return "";
-    }
-    return String.format(
-        ", changelog of expired snapshots %s to %s", first.getAsLong(), last.getAsLong());
-  }
-
-  private String expiredNote(long id) {
-    OptionalLong earliest = snapshots.earliestSnapshotId();
-    if (id >= 1 && earliest.isPresent() && id < earliest.getAsLong()) {
-      return String.format(
-          "; snapshot %s has expired, the earliest snapshot left is %s", id, earliest.getAsLong());
-    }
-    return "";
+            retained.existingRange()));
   }
 
   // ---- incremental-between-timestamp -----------------------------------------------------
@@ -343,8 +220,8 @@ public final class IncrementalRanges {
             option,
             value,
             "'1692169000000,1692169900000' or '2025-03-12 00:00:00,2025-03-12" + " 00:08:00'");
-    long startMillis = millis(ends[0], value);
-    long endMillis = millis(ends[1], value);
+    long startMillis = times.millis(ends[0], value);
+    long endMillis = times.millis(ends[1], value);
     if (startMillis > endMillis) {
       throw new BasaltException(
           String.format(
@@ -360,52 +237,12 @@ public final class IncrementalRanges {
     }
     long first = earliest.getAsLong();
     long last = latest.getAsLong();
-    long startId = lastAtOrBefore(startMillis, first, last);
-    long endId = lastAtOrBefore(endMillis, first, last);
+    long startId = times.lastAtOrBefore(startMillis, first, last);
+    long endId = times.lastAtOrBefore(endMillis, first, last);
     if (endId <= startId) {
       return IncrementalRange.empty(mode); // no snapshot committed in the range
     }
     return range(mode, new Bound(startId, null), snapshots.snapshot(endId), value);
-  }
-
-  /** The last snapshot committed at or before {@code millis}, or {@code first - 1} if none. */
-  private long lastAtOrBefore(long millis, long first, long last) {
-    long low = first - 1;
-    long high = last;
-    while (low < high) {
-      long mid = low + (high - low + 1) / 2;
-      if (snapshots.snapshot(mid).timeMillis() <= millis) {
-        low = mid;
-      } else {
-        high = mid - 1;
-      }
-    }
-    return low;
-  }
-
-  private long millis(String text, String value) {
-    if (text.chars().allMatch(c -> c >= '0' && c <= '9')) {
-      try {
-        return Long.parseLong(text);
-      } catch (NumberFormatException e) {
-        throw badTime(text, value, e);
-      }
-    }
-    try {
-      return LocalDateTime.parse(text, LOCAL_TIME).atZone(zone).toInstant().toEpochMilli();
-    } catch (DateTimeParseException e) {
-      throw badTime(text, value, e);
-    }
-  }
-
-  private BasaltException badTime(String text, String value, RuntimeException cause) {
-    return new BasaltException(
-        String.format(
-            "Invalid time '%s' in '%s' = '%s' for table %s. Fix: write epoch milliseconds such as"
-                + " '1692169000000', or a local time 'yyyy-MM-dd HH:mm:ss[.SSS]', read in the"
-                + " session time zone %s ('spark.sql.session.timeZone').",
-            text, ReadOptions.INCREMENTAL_BETWEEN_TIMESTAMP.key(), value, table.name(), zone),
-        cause);
   }
 
   // ---- incremental-to-auto-tag -----------------------------------------------------------
