@@ -1,25 +1,21 @@
 package io.basalt.format;
 
 import io.basalt.BasaltException;
-import io.basalt.options.ManifestOptions;
 import io.basalt.options.Options;
 import io.basalt.options.TableOptions;
 import java.util.Locale;
 
 /**
  * The file formats Basalt reads: Parquet, ORC and Avro data files ({@link DataFileFormat}) and Avro
- * manifests. Paimon can also write Parquet or ORC manifests and CSV/JSON/Lance data files; a table
- * using them is refused before any file is opened, with a message naming the option, instead of
- * failing deep inside a reader.
+ * or Parquet manifests ({@link ManifestFormat}). Paimon can also write ORC manifests and
+ * CSV/JSON/Lance data files; a table using them is refused before any file is opened, with a
+ * message naming the option, instead of failing deep inside a reader.
  */
 public final class FileFormats {
   private FileFormats() {}
 
   /** The default data-file format. */
   public static final String DATA_FORMAT = "parquet";
-
-  /** The manifest format Basalt reads and writes. */
-  public static final String MANIFEST_FORMAT = "avro";
 
   /**
    * Checks that the formats {@code options} declare are ones Basalt reads.
@@ -39,7 +35,7 @@ public final class FileFormats {
               table, TableOptions.FILE_FORMAT.key(), format.trim(), TableOptions.FILE_FORMAT.key()),
           e);
     }
-    check(options, table, ManifestOptions.MANIFEST_FORMAT.key(), MANIFEST_FORMAT, "manifests");
+    ManifestFormat.of(options, table);
   }
 
   /**
@@ -73,27 +69,5 @@ public final class FileFormats {
       case "orc", "avro", "csv", "json", "lance", "blob" -> true;
       default -> false;
     };
-  }
-
-  private static void check(
-      Options options, String table, String key, String supported, String what) {
-    String value = options.raw(key).map(String::trim).orElse(supported);
-    if (value.equalsIgnoreCase(supported)) {
-      return;
-    }
-    throw new BasaltException(
-        String.format(
-            "Table %s has '%s' = '%s'; Basalt reads and writes only %s %s ('%s' = '%s'). Fix:"
-                + " copy the rows with Paimon into a table created with '%s' = '%s', or read this"
-                + " table with Paimon.",
-            table,
-            key,
-            value,
-            supported.equals("avro") ? "Avro" : "Parquet",
-            what,
-            key,
-            supported,
-            key,
-            supported));
   }
 }

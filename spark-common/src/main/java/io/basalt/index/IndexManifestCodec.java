@@ -5,6 +5,7 @@ import io.basalt.avro.AvroRowReader;
 import io.basalt.avro.AvroRowWriter;
 import io.basalt.avro.RowWriter;
 import io.basalt.manifest.FileKind;
+import io.basalt.manifest.MetadataCodec;
 import io.basalt.utils.CloseableIterator;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -79,6 +80,15 @@ public final class IndexManifestCodec {
               optional(EXTERNAL_PATH, Schema.create(Schema.Type.STRING))));
 
   private static final Schema RANGES_ARRAY = SCHEMA.getField(DV_RANGES).schema().getTypes().get(1);
+
+  /** Index manifest entries as metadata rows, in either manifest format. */
+  public static final MetadataCodec<IndexManifestEntry> CODEC =
+      new MetadataCodec<>(
+          SCHEMA,
+          VERSION,
+          IndexManifestCodec::toRecord,
+          IndexManifestCodec::fromRecord,
+          "index manifest");
 
   private IndexManifestCodec() {}
 

@@ -1,17 +1,16 @@
 package io.basalt.index;
 
 import io.basalt.BasaltException;
-import io.basalt.avro.RowWriter;
 import io.basalt.data.BinaryRow;
+import io.basalt.format.ManifestFormat;
 import io.basalt.fs.FileIO;
 import io.basalt.fs.TablePaths;
 import io.basalt.manifest.FileKind;
+import io.basalt.manifest.MetadataFiles;
+import io.basalt.manifest.SizedRowWriter;
 import io.basalt.utils.Check;
 import io.basalt.utils.CloseableIterator;
-import io.basalt.utils.Closeables;
 import java.io.IOException;
-import java.io.InputStream;
-import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -37,6 +36,8 @@ public final class IndexManifests {
   private final FileIO fileIO;
   private final TablePaths paths;
   private final boolean bucketUnaware;
+  private final ManifestFormat format;
+  private final String compression;
   private final String namePrefix = TablePaths.newFilePrefix(PREFIX);
   private final AtomicInteger counter = new AtomicInteger();
 
@@ -52,9 +53,25 @@ public final class IndexManifests {
    *     files are keyed by file name rather than by bucket (see {@link #applyChanges})
    */
   public IndexManifests(FileIO fileIO, TablePaths paths, boolean bucketUnaware) {
+    this(fileIO, paths, bucketUnaware, ManifestFormat.AVRO, "zstd");
+  }
+
+  /**
+   * Index manifests of a table, written in {@code format} (any format is read).
+   *
+   * @param compression the codec of Parquet index manifests
+   */
+  public IndexManifests(
+      FileIO fileIO,
+      TablePaths paths,
+      boolean bucketUnaware,
+      ManifestFormat format,
+      String compression) {
     this.fileIO = Check.notNull(fileIO, "fileIO");
     this.paths = Check.notNull(paths, "paths");
     this.bucketUnaware = bucketUnaware;
+    this.format = Check.notNull(format, "format");
+    this.compression = Check.notNull(compression, "compression");
   }
 
   /**
@@ -73,14 +90,13 @@ public final class IndexManifests {
       return entries;
     }
     Path path = paths.manifestFile(indexManifestName);
-    InputStream in;
+    CloseableIterator<IndexManifestEntry> opened;
     try {
-      in = fileIO.open(path);
+      opened = MetadataFiles.read(fileIO, path, IndexManifestCodec.CODEC, path.toString());
     } catch (IOException e) {
       throw new UncheckedIOException("Failed to open index manifest " + path, e);
     }
-    try (CloseableIterator<IndexManifestEntry> rows =
-        IndexManifestCodec.read(in, path.toString())) {
+    try (CloseableIterator<IndexManifestEntry> rows = opened) {
       rows.forEachRemaining(entries::add);
     }
     for (IndexManifestEntry entry : entries) {
@@ -117,16 +133,21 @@ public final class IndexManifests {
     checkAllAdded(state, "an index manifest state");
     String name = namePrefix + counter.getAndIncrement();
     Path path = paths.manifestFile(name);
-    OutputStream out = null;
+    SizedRowWriter<IndexManifestEntry> writer = null;
     try {
-      out = fileIO.create(path, false);
-      try (RowWriter<IndexManifestEntry> writer = IndexManifestCodec.writer(out, path.toString())) {
-        state.forEach(writer::write);
+      writer =
+          MetadataFiles.create(
+              fileIO, path, format, IndexManifestCodec.CODEC, path.toString(), compression);
+      try (SizedRowWriter<IndexManifestEntry> open = writer) {
+        state.forEach(open::write);
       }
     } catch (IOException | RuntimeException e) {
-      if (out != null) {
-        // Avro leaves its stream open when the last block fails to flush; closing twice is harmless
-        Closeables.closeAllAfter(e, List.of(out));
+      if (writer != null) {
+        try {
+          writer.abort();
+        } catch (RuntimeException suppressed) {
+          e.addSuppressed(suppressed);
+        }
       }
       try {
         fileIO.delete(path, false);

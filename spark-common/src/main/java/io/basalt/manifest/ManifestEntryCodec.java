@@ -48,6 +48,15 @@ public final class ManifestEntryCodec {
                   FILE,
                   DataFileMetaAvro.schema(AvroSchemas.nestedName(AvroSchemas.TOP_LEVEL, FILE)))));
 
+  /** Manifest entries as metadata rows, in either manifest format. */
+  public static final MetadataCodec<ManifestEntry> CODEC =
+      new MetadataCodec<>(
+          SCHEMA,
+          VERSION,
+          ManifestEntryCodec::toRecord,
+          ManifestEntryCodec::fromRecord,
+          "manifest");
+
   private ManifestEntryCodec() {}
 
   /** A writer of a manifest over {@code out}; closing it closes {@code out}. */

@@ -60,6 +60,15 @@ public final class ManifestFileMetaCodec {
               optional(MIN_LEVEL, intType()),
               optional(MAX_LEVEL, intType())));
 
+  /** Manifest file summaries as metadata rows, in either manifest format. */
+  public static final MetadataCodec<ManifestFileMeta> CODEC =
+      new MetadataCodec<>(
+          SCHEMA,
+          VERSION,
+          ManifestFileMetaCodec::toRecord,
+          ManifestFileMetaCodec::fromRecord,
+          "manifest list");
+
   private ManifestFileMetaCodec() {}
 
   /** A writer of a manifest list over {@code out}; closing it closes {@code out}. */

@@ -2,14 +2,13 @@ package io.basalt.manifest;
 
 import io.basalt.BasaltErrorClass;
 import io.basalt.BasaltException;
-import io.basalt.avro.RowWriter;
 import io.basalt.data.BinaryRow;
+import io.basalt.format.ManifestFormat;
 import io.basalt.fs.FileIO;
 import io.basalt.fs.TablePaths;
 import io.basalt.utils.CloseableIterator;
 import java.io.FileNotFoundException;
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.List;
@@ -30,15 +29,34 @@ public final class ManifestFiles {
   private final TablePaths paths;
   private final StructType partitionType;
   private final long targetFileSize;
+  private final ManifestFormat format;
+  private final String compression;
   private final String uuid = UUID.randomUUID().toString();
   private final AtomicInteger counter = new AtomicInteger();
 
+  /** Manifests written as Avro. */
   public ManifestFiles(
       FileIO fileIO, TablePaths paths, StructType partitionType, long targetFileSize) {
+    this(fileIO, paths, partitionType, targetFileSize, ManifestFormat.AVRO, "zstd");
+  }
+
+  /**
+   * @param format the format new manifests and manifest lists are written in; any is read
+   * @param compression the codec of Parquet manifests
+   */
+  public ManifestFiles(
+      FileIO fileIO,
+      TablePaths paths,
+      StructType partitionType,
+      long targetFileSize,
+      ManifestFormat format,
+      String compression) {
     this.fileIO = fileIO;
     this.paths = paths;
     this.partitionType = partitionType;
     this.targetFileSize = targetFileSize;
+    this.format = format;
+    this.compression = compression;
   }
 
   /** Reads the entries of manifest {@code fileName} lazily. */
@@ -58,7 +76,7 @@ public final class ManifestFiles {
     Path path = paths.manifestFile(fileName);
     CloseableIterator<ManifestEntry> entries;
     try {
-      entries = ManifestEntryCodec.read(open(path, "Manifest file", context), fileName);
+      entries = open(path, "Manifest file", context, ManifestEntryCodec.CODEC, fileName);
     } catch (BasaltException e) {
       throw withContext(e, "manifest", path, context);
     }
@@ -79,7 +97,7 @@ public final class ManifestFiles {
     Path path = paths.manifestFile(fileName);
     List<ManifestFileMeta> metas = new ArrayList<>();
     try (CloseableIterator<ManifestFileMeta> it =
-        ManifestFileMetaCodec.read(open(path, "Manifest list", context), fileName)) {
+        open(path, "Manifest list", context, ManifestFileMetaCodec.CODEC, fileName)) {
       it.forEachRemaining(metas::add);
     } catch (BasaltException e) {
       throw withContext(e, "manifest list", path, context);
@@ -87,9 +105,10 @@ public final class ManifestFiles {
     return metas;
   }
 
-  private InputStream open(Path path, String what, @Nullable String context) {
+  private <T> CloseableIterator<T> open(
+      Path path, String what, @Nullable String context, MetadataCodec<T> codec, String name) {
     try {
-      return fileIO.open(path);
+      return MetadataFiles.read(fileIO, path, codec, name);
     } catch (FileNotFoundException e) {
       throw new MissingFileException(
           path,
@@ -183,18 +202,22 @@ public final class ManifestFiles {
   public WrittenList writeManifestList(List<ManifestFileMeta> metas) {
     String name = "manifest-list-" + uuid + "-" + counter.getAndIncrement();
     Path path = paths.manifestFile(name);
-    CountingOutputStream out;
-    try {
-      out = new CountingOutputStream(fileIO.create(path, false));
-    } catch (IOException e) {
-      throw new UncheckedIOException("Failed to write manifest list " + path, e);
-    }
-    try (RowWriter<ManifestFileMeta> writer = ManifestFileMetaCodec.writer(out, name)) {
+    SizedRowWriter<ManifestFileMeta> writer = create(path, ManifestFileMetaCodec.CODEC, name);
+    try (writer) {
       for (ManifestFileMeta meta : metas) {
         writer.write(meta);
       }
     }
-    return new WrittenList(name, out.count());
+    return new WrittenList(name, writer.size());
+  }
+
+  /** Creates metadata file {@code path} in this table's manifest format. */
+  <T> SizedRowWriter<T> create(Path path, MetadataCodec<T> codec, String name) {
+    try {
+      return MetadataFiles.create(fileIO, path, format, codec, name, compression);
+    } catch (IOException e) {
+      throw new UncheckedIOException("Failed to write " + codec.what() + " " + path, e);
+    }
   }
 
   /** Deletes a manifest or manifest list written by a failed commit attempt. */

@@ -1,6 +1,5 @@
 package io.basalt.manifest;
 
-import io.basalt.avro.RowWriter;
 import io.basalt.data.BinaryRowCodec;
 import io.basalt.data.ValueComparators;
 import java.io.Closeable;
@@ -27,8 +26,7 @@ public final class RollingManifestWriter implements Closeable {
   private final List<Comparator<Object>> comparators = new ArrayList<>();
   private final List<ManifestFileMeta> written = new ArrayList<>();
 
-  private RowWriter<ManifestEntry> writer;
-  private CountingOutputStream out;
+  private SizedRowWriter<ManifestEntry> writer;
   private Path path;
   private String name;
   private long added;
@@ -61,9 +59,10 @@ public final class RollingManifestWriter implements Closeable {
       }
       writer.write(entry);
       track(entry);
-      // bytes reach the stream a compressed Avro block at a time, so a file ends at most one
-      // block past the target; the file system is never asked about a file still being written
-      if (out.count() >= files.targetFileSize()) {
+      // bytes reach the file a compressed block (Avro) or row group (Parquet) at a time, so a
+      // file ends at most one block past the target; the file system is never asked about a file
+      // still being written
+      if (writer.size() >= files.targetFileSize()) {
         finish();
       }
     } catch (IOException e) {
@@ -103,8 +102,7 @@ public final class RollingManifestWriter implements Closeable {
   private void open() throws IOException {
     name = files.newManifestName();
     path = files.paths().manifestFile(name);
-    out = new CountingOutputStream(files.fileIO().create(path, false));
-    writer = ManifestEntryCodec.writer(out, name);
+    writer = files.create(path, ManifestEntryCodec.CODEC, name);
     added = 0;
     deleted = 0;
     minPartition = null;
@@ -152,12 +150,13 @@ public final class RollingManifestWriter implements Closeable {
   private void finish() throws IOException {
     long count = writer.count();
     writer.close();
+    long size = writer.size();
     writer = null;
     SimpleStats partitionStats = partitionStats();
     written.add(
         new ManifestFileMeta(
             name,
-            out.count(),
+            size,
             added,
             deleted,
             partitionStats,

@@ -6,15 +6,18 @@ public final class ManifestOptions {
 
   public static final ConfigOption<String> MANIFEST_FORMAT =
       ConfigOption.key("manifest.format")
-          .enumType("avro")
+          .enumType("avro", "parquet")
           .defaultValue("avro")
-          .description("File format of manifests and manifest lists. Basalt writes Avro.");
+          .description(
+              "File format of manifests, manifest lists and index manifests written from now on;"
+                  + " files of either format are read whatever the option says.");
 
   public static final ConfigOption<String> MANIFEST_COMPRESSION =
       ConfigOption.key("manifest.compression")
           .enumType("zstd")
           .defaultValue("zstd")
-          .description("Compression of manifests (the Avro codec zstandard).");
+          .description(
+              "Compression of manifests: the zstandard codec, for Avro and Parquet manifests.");
 
   public static final ConfigOption<Long> MANIFEST_TARGET_FILE_SIZE =
       ConfigOption.key("manifest.target-file-size")

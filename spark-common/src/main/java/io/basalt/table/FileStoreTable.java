@@ -4,6 +4,7 @@ import io.basalt.BasaltException;
 import io.basalt.branch.BranchManager;
 import io.basalt.changelog.ChangelogManager;
 import io.basalt.changelog.ChangelogProducerGuard;
+import io.basalt.format.ManifestFormat;
 import io.basalt.fs.DataFilePaths;
 import io.basalt.fs.FileIO;
 import io.basalt.fs.TablePaths;
@@ -307,7 +308,12 @@ public final class FileStoreTable implements Serializable {
 
   public ManifestFiles manifestFiles() {
     return new ManifestFiles(
-        fileIO, paths, partitionType(), options().get(ManifestOptions.MANIFEST_TARGET_FILE_SIZE));
+        fileIO,
+        paths,
+        partitionType(),
+        options().get(ManifestOptions.MANIFEST_TARGET_FILE_SIZE),
+        ManifestFormat.of(options(), name()),
+        options().get(ManifestOptions.MANIFEST_COMPRESSION));
   }
 
   /** A new scan builder over the latest snapshot unless told otherwise. */

@@ -44,11 +44,12 @@ class FileFormatsTest {
   }
 
   @Test
-  void parquetManifestsAreRefusedNamingTheOption() {
-    Options options = new Options(Map.of("manifest.format", "parquet"), "db.t");
+  void parquetManifestsAreReadAndOrcManifestsRefusedNamingTheOption() {
+    FileFormats.checkReadable(new Options(Map.of("manifest.format", "parquet"), "db.t"), "db.t");
+    Options options = new Options(Map.of("manifest.format", "orc"), "db.t");
     assertThatThrownBy(() -> FileFormats.checkReadable(options, "db.t"))
-        .hasMessageStartingWith("Table db.t has 'manifest.format' = 'parquet'")
-        .hasMessageContaining("only Avro manifests ('manifest.format' = 'avro')");
+        .hasMessageStartingWith("Table db.t has 'manifest.format' = 'orc'")
+        .hasMessageContaining("Basalt reads and writes avro and parquet manifests");
   }
 
   @Test

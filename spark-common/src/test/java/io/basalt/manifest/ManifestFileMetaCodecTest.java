@@ -41,12 +41,12 @@ class ManifestFileMetaCodecTest {
     return metas;
   }
 
-  private static ManifestFileMeta withNulls() {
+  static ManifestFileMeta withNulls() {
     return new ManifestFileMeta(
         "manifest-a-0", 1000, 3, 0, SimpleStats.EMPTY, 0, null, null, null, null);
   }
 
-  private static ManifestFileMeta withEverything() {
+  static ManifestFileMeta withEverything() {
     BinaryRow min = ManifestEntryCodecTest.partition("2024-01-01");
     BinaryRow max = ManifestEntryCodecTest.partition("2024-12-31");
     SimpleStats partitions = new SimpleStats(min, max, Arrays.asList(0L, null));

@@ -1,9 +1,11 @@
 package io.basalt.operation.commit;
 
+import io.basalt.format.ManifestFormat;
 import io.basalt.index.IndexFileMeta;
 import io.basalt.index.IndexManifestEntry;
 import io.basalt.index.IndexManifests;
 import io.basalt.manifest.FileKind;
+import io.basalt.options.ManifestOptions;
 import io.basalt.snapshot.Snapshot;
 import io.basalt.table.CommitMessage;
 import io.basalt.table.FileStoreTable;
@@ -36,7 +38,13 @@ final class IndexChanges {
 
   /** Writes the new index manifest on top of {@code latest}; returns its file name. */
   String writeOnto(@Nullable Snapshot latest) {
-    IndexManifests indexManifests = new IndexManifests(table.fileIO(), table.paths());
+    IndexManifests indexManifests =
+        new IndexManifests(
+            table.fileIO(),
+            table.paths(),
+            false,
+            ManifestFormat.of(table.options(), table.name()),
+            table.options().get(ManifestOptions.MANIFEST_COMPRESSION));
     List<IndexManifestEntry> previous =
         indexManifests.read(latest == null ? null : latest.indexManifest());
     // keyed by (partition, bucket, index type): a bucket's HASH and deletion-vector files change

@@ -1,7 +1,6 @@
 package io.basalt.spark.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.math.BigDecimal;
 import java.util.List;
@@ -227,16 +226,6 @@ class PaimonWrittenTableIT extends SparkTestBase {
       // FileFormatsInteropIT covers every type and both directions
       assertThat(rows("SELECT * FROM pw.%s", table)).as(format).containsExactly("1,a");
     }
-  }
-
-  @Test
-  void parquetManifestsAreRefusedNamingTheOption() throws Exception {
-    create("manifest_parquet", idValue().option("manifest.format", "parquet"));
-    write("manifest_parquet", row(1, "a"));
-    assertThatThrownBy(() -> sql("SELECT * FROM pw.manifest_parquet"))
-        .hasMessageContaining(
-            "Table pw.manifest_parquet has 'manifest.format' = 'parquet'; Basalt reads and writes"
-                + " only Avro manifests ('manifest.format' = 'avro')");
   }
 
   private static BinaryString s(String value) {
