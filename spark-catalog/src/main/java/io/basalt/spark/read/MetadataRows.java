@@ -25,7 +25,7 @@ final class MetadataRows {
 
   /** {@code rows}, any rows of the split (merged or not), joined with per-split metadata. */
   static CloseableIterator<InternalRow> perSplit(
-      CloseableIterator<InternalRow> rows, MetadataColumns.SplitValues metadata) {
+      CloseableIterator<InternalRow> rows, MetadataValues metadata) {
     JoinedRow joined = new JoinedRow();
     return new CloseableIterator<>() {
       @Override
@@ -59,7 +59,7 @@ final class MetadataRows {
       FileStoreTable table,
       SplitRead read,
       DataSplit split,
-      MetadataColumns.SplitValues metadata,
+      MetadataValues metadata,
       boolean tracking) {
     return new PerFile(table, read, split, metadata, tracking);
   }
@@ -68,7 +68,7 @@ final class MetadataRows {
     private final FileStoreTable table;
     private final SplitRead read;
     private final DataSplit split;
-    private final MetadataColumns.SplitValues metadata;
+    private final MetadataValues metadata;
     private final JoinedRow joined = new JoinedRow();
     private final StructType fileSchema;
     private final int columns;
@@ -87,7 +87,7 @@ final class MetadataRows {
         FileStoreTable table,
         SplitRead read,
         DataSplit split,
-        MetadataColumns.SplitValues metadata,
+        MetadataValues metadata,
         boolean tracking) {
       this.table = table;
       this.read = read;

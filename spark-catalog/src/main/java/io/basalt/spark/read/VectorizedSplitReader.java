@@ -74,7 +74,7 @@ final class VectorizedSplitReader implements PartitionReader<ColumnarBatch> {
   private final Configuration conf;
 
   /** The values of the scan's metadata columns, or null if it reads none. */
-  @Nullable private final MetadataColumns.SplitValues metadata;
+  @Nullable private final MetadataValues metadata;
 
   private final boolean rowIndex;
   private int nextFile;
