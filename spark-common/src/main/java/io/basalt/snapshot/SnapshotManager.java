@@ -213,4 +213,15 @@ public final class SnapshotManager {
     }
     return OptionalLong.empty();
   }
+
+  /** The range of snapshots that exist, for error messages: "existing snapshots are 3 to 9". */
+  public String describeRange() {
+    OptionalLong earliest = earliestSnapshotId();
+    OptionalLong latest = latestSnapshotId();
+    if (earliest.isEmpty() || latest.isEmpty()) {
+      return "the table has no snapshots";
+    }
+    return String.format(
+        "existing snapshots are %s to %s", earliest.getAsLong(), latest.getAsLong());
+  }
 }

@@ -76,7 +76,8 @@ public final class TimeTravel {
     return Optional.of(asOfWatermark(options.get(ReadOptions.SCAN_WATERMARK)));
   }
 
-  private static final DateTimeFormatter LOCAL_TIME =
+  /** Local times as {@code scan.timestamp} and incremental reads take them. */
+  public static final DateTimeFormatter LOCAL_TIME =
       new DateTimeFormatterBuilder()
           .appendPattern("yyyy-MM-dd HH:mm:ss")
           .optionalStart()
@@ -251,13 +252,7 @@ public final class TimeTravel {
   }
 
   private String existingRange() {
-    OptionalLong earliest = snapshots.earliestSnapshotId();
-    OptionalLong latest = snapshots.latestSnapshotId();
-    if (earliest.isEmpty() || latest.isEmpty()) {
-      return "the table has no snapshots";
-    }
-    return String.format(
-        "existing snapshots are %s to %s", earliest.getAsLong(), latest.getAsLong());
+    return snapshots.describeRange();
   }
 
   private static Long parseLong(String text) {

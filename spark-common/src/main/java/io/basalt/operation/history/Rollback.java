@@ -213,12 +213,6 @@ public final class Rollback {
   }
 
   private String describeSnapshots() {
-    OptionalLong earliest = snapshots.earliestSnapshotId();
-    OptionalLong latest = snapshots.latestSnapshotId();
-    if (earliest.isEmpty() || latest.isEmpty()) {
-      return "the table has no snapshots";
-    }
-    return String.format(
-        "existing snapshots are %s to %s", earliest.getAsLong(), latest.getAsLong());
+    return snapshots.describeRange();
   }
 }

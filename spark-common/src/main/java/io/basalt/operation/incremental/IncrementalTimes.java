@@ -3,27 +3,17 @@ package io.basalt.operation.incremental;
 import io.basalt.BasaltException;
 import io.basalt.options.ReadOptions;
 import io.basalt.snapshot.SnapshotManager;
+import io.basalt.snapshot.TimeTravel;
 import io.basalt.table.FileStoreTable;
 import java.time.LocalDateTime;
 import java.time.ZoneId;
-import java.time.format.DateTimeFormatter;
-import java.time.format.DateTimeFormatterBuilder;
 import java.time.format.DateTimeParseException;
-import java.time.temporal.ChronoField;
 
 /**
  * The times of {@code incremental-between-timestamp}: epoch milliseconds or local times in the
  * session zone, and the snapshot each time falls on.
  */
 final class IncrementalTimes {
-  private static final DateTimeFormatter LOCAL_TIME =
-      new DateTimeFormatterBuilder()
-          .appendPattern("yyyy-MM-dd HH:mm:ss")
-          .optionalStart()
-          .appendFraction(ChronoField.NANO_OF_SECOND, 1, 9, true)
-          .optionalEnd()
-          .toFormatter();
-
   private final FileStoreTable table;
   private final SnapshotManager snapshots;
   private final ZoneId zone;
@@ -58,7 +48,10 @@ final class IncrementalTimes {
       }
     }
     try {
-      return LocalDateTime.parse(text, LOCAL_TIME).atZone(zone).toInstant().toEpochMilli();
+      return LocalDateTime.parse(text, TimeTravel.LOCAL_TIME)
+          .atZone(zone)
+          .toInstant()
+          .toEpochMilli();
     } catch (DateTimeParseException e) {
       throw badTime(text, value, e);
     }

@@ -112,13 +112,7 @@ final class RetainedChanges {
   }
 
   String existingRange() {
-    OptionalLong earliest = snapshots.earliestSnapshotId();
-    OptionalLong latest = snapshots.latestSnapshotId();
-    if (earliest.isEmpty() || latest.isEmpty()) {
-      return "the table has no snapshots";
-    }
-    return String.format(
-        "existing snapshots are %s to %s", earliest.getAsLong(), latest.getAsLong());
+    return snapshots.describeRange();
   }
 
   private String decoupledRange() {
