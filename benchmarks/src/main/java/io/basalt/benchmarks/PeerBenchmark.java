@@ -48,17 +48,10 @@ public final class PeerBenchmark {
    */
   public static void main(String[] args) throws IOException {
     List<String> rest = new ArrayList<>(List.of(args));
-    List<String> ids = PeerSystems.ALL;
+    List<String> ids;
     BenchmarkOptions options;
     try {
-      int at = rest.indexOf("--systems");
-      if (at >= 0) {
-        if (at + 1 >= rest.size()) {
-          throw new IllegalArgumentException("Missing value after --systems");
-        }
-        ids = PeerSystems.parse(rest.remove(at + 1));
-        rest.remove(at);
-      }
+      ids = PeerSystems.takeSystems(rest);
       options = BenchmarkOptions.parse(rest);
     } catch (IllegalArgumentException e) {
       System.err.println("Error: " + e.getMessage());

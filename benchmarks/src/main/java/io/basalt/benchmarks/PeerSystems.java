@@ -59,18 +59,8 @@ final class PeerSystems {
         .getOrCreate();
   }
 
-  /**
-   * The systems named in {@code ids} (each one of {@link #ALL}), in {@link #ALL}'s order.
-   *
-   * @throws IllegalArgumentException naming an unknown system
-   */
+  /** The systems named in {@code ids} (from {@link #takeSystems}), in {@link #ALL}'s order. */
   static List<PeerSystem> create(List<String> ids, SparkSession spark, Path workDir) {
-    for (String id : ids) {
-      if (!ALL.contains(id)) {
-        throw new IllegalArgumentException(
-            "Unknown system '" + id + "' in --systems; expected some of " + String.join(",", ALL));
-      }
-    }
     List<PeerSystem> systems = new ArrayList<>();
     for (String id : ALL) {
       if (ids.contains(id)) {
@@ -87,16 +77,43 @@ final class PeerSystems {
     return systems;
   }
 
+  /**
+   * Removes {@code --systems a,b} from {@code args} and returns its systems; {@link #ALL} when the
+   * option is absent.
+   *
+   * @throws IllegalArgumentException if the value is missing or names no system
+   */
+  static List<String> takeSystems(List<String> args) {
+    int at = args.indexOf("--systems");
+    if (at < 0) {
+      return ALL;
+    }
+    if (at + 1 >= args.size()) {
+      throw new IllegalArgumentException(
+          "Missing value after --systems; expected some of " + String.join(",", ALL));
+    }
+    List<String> ids = parse(args.remove(at + 1));
+    args.remove(at);
+    return ids;
+  }
+
   /** Parses the value of {@code --systems}, e.g. {@code parquet,basalt}. */
-  static List<String> parse(String value) {
+  private static List<String> parse(String value) {
     List<String> ids = new ArrayList<>();
     for (String id : value.split(",")) {
       if (!id.isBlank()) {
         ids.add(id.trim().toLowerCase(Locale.ROOT));
       }
     }
+    for (String id : ids) {
+      if (!ALL.contains(id)) {
+        throw new IllegalArgumentException(
+            "Unknown system '" + id + "' in --systems; expected some of " + String.join(",", ALL));
+      }
+    }
     if (ids.isEmpty()) {
-      throw new IllegalArgumentException("--systems names no system; expected some of " + ALL);
+      throw new IllegalArgumentException(
+          "--systems '" + value + "' names no system; expected some of " + String.join(",", ALL));
     }
     return ids;
   }
