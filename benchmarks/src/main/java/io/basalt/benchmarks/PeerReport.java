@@ -91,7 +91,7 @@ final class PeerReport {
     if (plan == null) {
       return "";
     }
-    String shuffle = plan.shuffles() == 0 ? ", no shuffle" : ", shuffles";
+    String shuffle = plan.keyShuffles() == 0 ? ", no shuffle" : ", shuffles";
     return " (" + plan.files() + (step.startsWith("join") ? shuffle : "") + ")";
   }
 

@@ -16,13 +16,15 @@ import scala.jdk.javaapi.CollectionConverters;
 /**
  * What an executed plan read, from its scans' own metrics after the query ran: Spark's file scans
  * report {@code numFiles} (plain Parquet and Delta), Basalt's scan {@code filesPlanned}, Iceberg's
- * {@code resultDataFiles} and {@code resultDeleteFiles}. Also counts the plan's shuffles.
+ * {@code resultDataFiles} and {@code resultDeleteFiles}. Also counts the plan's shuffles by key.
  *
  * @param dataFiles data files the scans planned, summed over every scan of the plan
  * @param deleteFiles delete files the scans planned (Iceberg's position deletes; 0 elsewhere)
- * @param shuffles shuffle exchanges in the final plan
+ * @param keyShuffles shuffle exchanges of the final plan that repartition rows over several
+ *     partitions (a join's shuffles); the exchange into one partition that finishes a global
+ *     aggregate does not count
  */
-record PlanFiles(long dataFiles, long deleteFiles, int shuffles) {
+record PlanFiles(long dataFiles, long deleteFiles, int keyShuffles) {
 
   /** Data file metric names, by scan: Spark file scans, Basalt, Iceberg. */
   private static final List<String> DATA_FILE_METRICS =
@@ -43,7 +45,8 @@ record PlanFiles(long dataFiles, long deleteFiles, int shuffles) {
           data += metric(node, name);
         }
         deletes += metric(node, DELETE_FILE_METRIC);
-      } else if (node instanceof ShuffleExchangeExec) {
+      } else if (node instanceof ShuffleExchangeExec exchange
+          && exchange.outputPartitioning().numPartitions() > 1) {
         shuffles++;
       }
     }
