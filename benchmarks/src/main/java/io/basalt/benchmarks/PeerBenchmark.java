@@ -61,6 +61,9 @@ public final class PeerBenchmark {
       return;
     }
     if (options.help()) {
+      System.out.println(
+          "benchmarks/run.sh peers: issue 19's workload on Parquet, Iceberg, Delta and Basalt"
+              + " (docs/benchmarks.md)");
       System.out.print(BenchmarkOptions.USAGE);
       System.out.println("  --systems a,b     peers only: some of " + PeerSystems.ALL);
       return;
