@@ -3,8 +3,9 @@
 # Builds the benchmarks module (with spark-runtime and the modules it needs) and runs one
 # benchmark's main class with the JVM options Spark needs on Java 17.
 #
-#   benchmarks/run.sh [load-and-scan | upsert | bucket-join | cross-partition | changelog | jmh] [--rows N] [--reps K]
-#                     [--warmups W] [--rounds R] [--parquet-only] [--producers none,input]
+#   benchmarks/run.sh [load-and-scan | upsert | bucket-join | cross-partition | changelog | peers | jmh]
+#                     [--rows N] [--reps K] [--warmups W] [--rounds R] [--parquet-only]
+#                     [--producers none,input] [--systems parquet,iceberg,delta,basalt,basalt-dv]
 #
 # The first argument, if it does not start with '-', names the benchmark:
 #   load-and-scan  io.basalt.benchmarks.LoadAndScanBenchmark (the default)
@@ -13,6 +14,9 @@
 #   cross-partition io.basalt.benchmarks.CrossPartitionBenchmark
 #   changelog      io.basalt.benchmarks.ChangelogBenchmark (--producers: the changelog producers to
 #                  compare, the first is the baseline; default none,input)
+#   peers          io.basalt.benchmarks.PeerBenchmark: issue 19's workload on Parquet, Iceberg, Delta
+#                  and Basalt in one session, as ratios to Parquet in a markdown table (--systems:
+#                  which systems; default all five)
 #   jmh            JMH's own runner (org.openjdk.jmh.Main) over the micro-benchmarks in
 #                  io.basalt.benchmarks.jmh; the remaining arguments are JMH's (e.g. a name regex,
 #                  -f 1 -wi 3 -i 5 -prof gc)
@@ -40,8 +44,9 @@ case "$benchmark" in
   bucket-join) main_class=io.basalt.benchmarks.BucketJoinBenchmark ;;
   cross-partition) main_class=io.basalt.benchmarks.CrossPartitionBenchmark ;;
   changelog) main_class=io.basalt.benchmarks.ChangelogBenchmark ;;
+  peers) main_class=io.basalt.benchmarks.PeerBenchmark ;;
   jmh) main_class=org.openjdk.jmh.Main ;;
-  *) die "unknown benchmark '$benchmark' (expected load-and-scan, upsert, bucket-join, cross-partition, changelog or jmh)" ;;
+  *) die "unknown benchmark '$benchmark' (expected load-and-scan, upsert, bucket-join, cross-partition, changelog, peers or jmh)" ;;
 esac
 
 # The root pom has no parent, so its first <version> is the project version.
