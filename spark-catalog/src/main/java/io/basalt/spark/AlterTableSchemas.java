@@ -3,6 +3,7 @@ package io.basalt.spark;
 import io.basalt.BasaltErrorClass;
 import io.basalt.BasaltException;
 import io.basalt.bucket.PostponedBucket;
+import io.basalt.options.BlobOptions;
 import io.basalt.options.RowTrackingOptions;
 import io.basalt.options.TableOptionCheck;
 import io.basalt.options.TableOptions;
@@ -32,6 +33,9 @@ final class AlterTableSchemas {
           TableOptions.BUCKET_KEY.key(),
           TableOptions.MERGE_ENGINE.key(),
           RowTrackingOptions.ROW_TRACKING_ENABLED.key(),
+          // as in Paimon: changing either would read values from files that do not hold them
+          RowTrackingOptions.DATA_EVOLUTION_ENABLED.key(),
+          BlobOptions.BLOB_FIELD.key(),
           "partition");
 
   private AlterTableSchemas() {}

@@ -1,6 +1,5 @@
 package io.basalt.blob;
 
-import io.basalt.BasaltException;
 import io.basalt.manifest.DataFileMeta;
 import io.basalt.options.BlobOptions;
 import io.basalt.options.Options;
@@ -11,14 +10,12 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.TreeMap;
-import org.apache.spark.sql.types.BinaryType;
 import org.apache.spark.sql.types.StructField;
 import org.apache.spark.sql.types.StructType;
 
 /**
- * Which columns of a table keep their values in {@code .blob} files: the BINARY columns named by
- * {@code blob-field}. ARRAY&lt;BINARY&gt; and MAP&lt;K, BINARY&gt; BLOB columns stay in the data
- * files.
+ * Which columns of a table keep their values in {@code .blob} files: the BINARY,
+ * ARRAY&lt;BINARY&gt; and MAP&lt;K, BINARY&gt; columns named by {@code blob-field}.
  */
 public final class BlobColumns {
   private BlobColumns() {}
@@ -35,7 +32,7 @@ public final class BlobColumns {
     }
     List<String> columns = new ArrayList<>();
     for (StructField field : rowType.fields()) {
-      if (named.contains(field.name()) && field.dataType() instanceof BinaryType) {
+      if (named.contains(field.name()) && BlobValueCodec.of(field.dataType()).isPresent()) {
         columns.add(field.name());
       }
     }
@@ -87,26 +84,6 @@ public final class BlobColumns {
     }
     arranged.addAll(untracked);
     return arranged;
-  }
-
-  /**
-   * Refuses to compact a table that keeps BLOB columns in {@code .blob} files: rewriting its data
-   * files would separate them from their blob files (Paimon compacts them with a data-evolution
-   * compaction that Basalt does not have).
-   *
-   * @throws BasaltException naming the table, the columns and the way out
-   */
-  public static void checkNoCompaction(StructType rowType, Options options, String table) {
-    List<String> blobs = of(rowType, options);
-    if (!blobs.isEmpty()) {
-      throw new BasaltException(
-          String.format(
-              "Cannot compact %s: it keeps BLOB column(s) %s in .blob files ('%s'), and Basalt"
-                  + " does not rewrite the files of such tables. Fix: leave the table uncompacted"
-                  + " (its writers do not compact it either), or copy it with INSERT OVERWRITE to"
-                  + " rewrite its files.",
-              table, blobs, BlobOptions.BLOB_FIELD.key()));
-    }
   }
 
   /** Whether {@code fileName} is a {@code .blob} file. */

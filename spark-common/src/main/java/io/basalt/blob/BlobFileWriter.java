@@ -7,6 +7,9 @@ import java.io.OutputStream;
 import java.util.Arrays;
 import java.util.zip.CRC32;
 import javax.annotation.Nullable;
+import org.apache.spark.sql.catalyst.util.ArrayData;
+import org.apache.spark.sql.catalyst.util.MapData;
+import org.apache.spark.sql.types.DataType;
 
 /**
  * Writes one {@code .blob} file: the values of one BLOB column, one record per non-null value, then
@@ -49,6 +52,84 @@ public final class BlobFileWriter implements Closeable {
       checked(buffer, 0, n);
     }
     finishRecord(start);
+  }
+
+  /**
+   * Appends one row's ARRAY&lt;BINARY&gt; value as one record: {@code array-magic:int32
+   * version:int8 count:int32}, the non-null elements' bytes, their lengths (-1 for null) in the
+   * index codec, and that index's length as int32. Null writes no record.
+   */
+  public void writeArray(@Nullable ArrayData array) throws IOException {
+    if (array == null) {
+      addLength(BlobFormat.NULL_LENGTH);
+      return;
+    }
+    long start = startRecord();
+    int count = array.numElements();
+    header(BlobFormat.ARRAY_MAGIC, count);
+    long[] lengths = elements(array, count);
+    trailer(DeltaVarints.encode(lengths, count));
+    finishRecord(start);
+  }
+
+  /**
+   * Appends one row's MAP&lt;K, BINARY&gt; value as one record: {@code map-magic:int32 version:int8
+   * count:int32}, the keys' bytes ({@code keys}' form), the non-null values' bytes, the key lengths
+   * and the value lengths (-1 for null) in the index codec, then both index lengths as int32.
+   */
+  public void writeMap(@Nullable MapData map, DataType keyType, BlobMapKeys keys)
+      throws IOException {
+    if (map == null) {
+      addLength(BlobFormat.NULL_LENGTH);
+      return;
+    }
+    long start = startRecord();
+    int count = map.numElements();
+    header(BlobFormat.MAP_MAGIC, count);
+    ArrayData keyArray = map.keyArray();
+    long[] keyLengths = new long[count];
+    for (int i = 0; i < count; i++) {
+      byte[] key = keys.encode(keyArray.get(i, keyType));
+      checked(key, 0, key.length);
+      keyLengths[i] = key.length;
+    }
+    long[] valueLengths = elements(map.valueArray(), count);
+    byte[] keyIndex = DeltaVarints.encode(keyLengths, count);
+    byte[] valueIndex = DeltaVarints.encode(valueLengths, count);
+    checked(keyIndex, 0, keyIndex.length);
+    checked(valueIndex, 0, valueIndex.length);
+    BlobFormat.putIntLE(scratch, 0, keyIndex.length);
+    BlobFormat.putIntLE(scratch, 4, valueIndex.length);
+    checked(scratch, 0, 8);
+    finishRecord(start);
+  }
+
+  private void header(int magic, int count) throws IOException {
+    BlobFormat.putIntLE(scratch, 0, magic);
+    scratch[4] = BlobFormat.PAYLOAD_VERSION;
+    checked(scratch, 0, 5);
+    BlobFormat.putIntLE(scratch, 0, count);
+    checked(scratch, 0, 4);
+  }
+
+  private long[] elements(ArrayData values, int count) throws IOException {
+    long[] lengths = new long[count];
+    for (int i = 0; i < count; i++) {
+      if (values.isNullAt(i)) {
+        lengths[i] = BlobFormat.NULL_LENGTH;
+      } else {
+        byte[] value = values.getBinary(i);
+        checked(value, 0, value.length);
+        lengths[i] = value.length;
+      }
+    }
+    return lengths;
+  }
+
+  private void trailer(byte[] index) throws IOException {
+    checked(index, 0, index.length);
+    BlobFormat.putIntLE(scratch, 0, index.length);
+    checked(scratch, 0, 4);
   }
 
   /** Bytes written so far, the size the file would have without its index and footer. */

@@ -10,6 +10,18 @@ final class BlobFormat {
   /** Starts every record, little-endian (bytes CF 11 4E 58). */
   static final int MAGIC = 1481511375;
 
+  /** Starts the payload of an ARRAY&lt;BINARY&gt; value, little-endian (Paimon's). */
+  static final int ARRAY_MAGIC = 1094861634;
+
+  /** Starts the payload of a MAP&lt;K, BINARY&gt; value, little-endian (Paimon's). */
+  static final int MAP_MAGIC = 0x4D424342;
+
+  /** The version byte after an array or map payload's magic. */
+  static final byte PAYLOAD_VERSION = 1;
+
+  /** Array or map magic, version and element count. */
+  static final int PAYLOAD_HEADER = 9;
+
   /** The index entry of a null value, which has no record. */
   static final long NULL_LENGTH = -1L;
 

@@ -10,6 +10,7 @@ import java.util.List;
 import javax.annotation.Nullable;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.Path;
+import org.apache.spark.sql.catalyst.InternalRow;
 
 /**
  * Writes the values of one BLOB column of one data file's rows into {@code .blob} files, starting a
@@ -21,6 +22,7 @@ public final class RollingBlobFileWriter {
   private final Configuration conf;
   private final Path bucketDir;
   private final String column;
+  private final BlobValueCodec codec;
   private final String filePrefix;
   private final long targetFileSize;
   private final long schemaId;
@@ -39,19 +41,21 @@ public final class RollingBlobFileWriter {
       Configuration conf,
       Path bucketDir,
       String column,
+      BlobValueCodec codec,
       String filePrefix,
       long targetFileSize,
       long schemaId) {
     this.conf = conf;
     this.bucketDir = bucketDir;
     this.column = column;
+    this.codec = codec;
     this.filePrefix = filePrefix;
     this.targetFileSize = targetFileSize;
     this.schemaId = schemaId;
   }
 
-  /** Appends the next row's value (null for a null). */
-  public void write(@Nullable byte[] value) {
+  /** Appends the next row's value: the one at {@code ordinal} of {@code row}, null included. */
+  public void write(InternalRow row, int ordinal) {
     try {
       if (writer == null) {
         fileName = filePrefix + (fileCounter++) + ".blob";
@@ -59,7 +63,7 @@ public final class RollingBlobFileWriter {
         writtenPaths.add(path);
         writer = new BlobFileWriter(path.getFileSystem(conf).create(path, false));
       }
-      writer.write(value);
+      codec.write(writer, row, ordinal);
       // blob values are large: checking the size after every value costs nothing
       if (writer.position() >= targetFileSize) {
         finishFile();

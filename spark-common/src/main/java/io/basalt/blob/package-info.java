@@ -16,5 +16,17 @@
  * base-128 varint. A row's record starts at the sum of the lengths of the records before it. The
  * file's data-file metadata carries the row count, {@code writeCols} = [column] and a {@code
  * firstRowId} that places the file's rows among those of the data file it belongs to.
+ *
+ * <p>An ARRAY&lt;BINARY&gt; or MAP&lt;K, BINARY&gt; column keeps a row's whole value in one record,
+ * whose payload is Paimon's array or map element payload:
+ *
+ * <pre>
+ * array = 1094861634:int32 1:int8 count:int32 element-bytes* lengths lengths-length:int32
+ * map   = 0x4D424342:int32 1:int8 count:int32 key-bytes* value-bytes* key-lengths value-lengths
+ *         key-lengths-length:int32 value-lengths-length:int32
+ * </pre>
+ *
+ * The length lists use the index codec (-1 for a null element or value, which has no bytes); key
+ * bytes are described in {@link io.basalt.blob.BlobMapKeys}.
  */
 package io.basalt.blob;

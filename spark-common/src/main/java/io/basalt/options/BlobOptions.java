@@ -10,8 +10,8 @@ public final class BlobOptions {
           .description(
               "Comma-separated BINARY, ARRAY<BINARY> or MAP<K, BINARY> columns that Paimon stores"
                   + " as BLOBs. Needs an append table with 'row-tracking.enabled' and"
-                  + " 'data-evolution.enabled'. The bytes of BINARY columns go to .blob files beside"
-                  + " the data files; ARRAY/MAP columns stay in the data files.");
+                  + " 'data-evolution.enabled'; fixed when the table is created. Their bytes go to .blob"
+                  + " files beside the data files.");
 
   public static final ConfigOption<Long> BLOB_TARGET_FILE_SIZE =
       ConfigOption.key("blob.target-file-size")

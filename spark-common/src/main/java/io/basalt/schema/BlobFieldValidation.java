@@ -1,15 +1,13 @@
 package io.basalt.schema;
 
 import io.basalt.BasaltException;
+import io.basalt.blob.BlobValueCodec;
 import io.basalt.options.BlobOptions;
 import io.basalt.options.Options;
 import io.basalt.options.RowTrackingOptions;
 import java.util.ArrayList;
 import java.util.List;
-import org.apache.spark.sql.types.ArrayType;
-import org.apache.spark.sql.types.BinaryType;
 import org.apache.spark.sql.types.DataType;
-import org.apache.spark.sql.types.MapType;
 
 /**
  * The checks of option {@code blob-field}: its columns exist and hold bytes (BINARY, ARRAY<BINARY>
@@ -31,7 +29,8 @@ final class BlobFieldValidation {
         throw new BasaltException(
             String.format(
                 "Column '%s' named in option '%s' = '%s' does not exist in table %s; its columns"
-                    + " are %s. Fix: name existing BINARY columns in '%s'.",
+                    + " are %s. Fix: name existing BINARY columns in '%s' when creating the table;"
+                    + " a BLOB column cannot be renamed or dropped afterwards.",
                 name,
                 key,
                 value,
@@ -43,14 +42,14 @@ final class BlobFieldValidation {
         throw new BasaltException(
             String.format(
                 "Column '%s' of table %s named in option '%s' has type %s; a BLOB column must be"
-                    + " BINARY, ARRAY<BINARY> or MAP<K, BINARY>. Fix: remove it from '%s'.",
+                    + " BINARY, ARRAY<BINARY> or MAP<K, BINARY> with keys of type TINYINT,"
+                    + " SMALLINT, INT, BIGINT, BOOLEAN, DECIMAL, DATE, STRING or BINARY (as in"
+                    + " Paimon). Fix: remove it from '%s'.",
                 name, table, key, field.type().simpleString(), key));
       }
     }
     long inBlobFiles =
-        schema.fields().stream()
-            .filter(f -> names(value).contains(f.name()) && f.type() instanceof BinaryType)
-            .count();
+        schema.fields().stream().filter(f -> names(value).contains(f.name())).count();
     if (inBlobFiles == schema.fields().size()) {
       throw new BasaltException(
           String.format(
@@ -95,8 +94,6 @@ final class BlobFieldValidation {
   }
 
   private static boolean holdsBytes(DataType type) {
-    return type instanceof BinaryType
-        || (type instanceof ArrayType array && array.elementType() instanceof BinaryType)
-        || (type instanceof MapType map && map.valueType() instanceof BinaryType);
+    return BlobValueCodec.of(type).isPresent();
   }
 }

@@ -1,7 +1,6 @@
 package io.basalt.blob;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.basalt.data.BinaryRow;
 import io.basalt.manifest.DataFileMeta;
@@ -26,9 +25,9 @@ class BlobColumnsTest {
   }
 
   @Test
-  void binaryColumnsOfBlobFieldGoToBlobFiles() {
+  void binaryArrayAndMapColumnsOfBlobFieldGoToBlobFiles() {
     Options options = options(Map.of("blob-field", " thumb, frames,image"));
-    assertThat(BlobColumns.of(ROW, options)).containsExactly("image", "thumb");
+    assertThat(BlobColumns.of(ROW, options)).containsExactly("image", "frames", "thumb");
     assertThat(BlobColumns.of(ROW, options(Map.of()))).isEmpty();
     assertThat(BlobColumns.targetFileSize(options)).isEqualTo(128L << 20);
     assertThat(
@@ -50,18 +49,6 @@ class BlobColumnsTest {
     List<DataFileMeta> arranged =
         BlobColumns.arrange(List.of(blob5, orphan, data5, blob3, blob0, data0));
     assertThat(arranged).containsExactly(data0, blob0, blob3, data5, blob5);
-  }
-
-  @Test
-  void compactionOfBlobTablesIsRefused() {
-    assertThatThrownBy(
-            () ->
-                BlobColumns.checkNoCompaction(
-                    ROW, options(Map.of("blob-field", "image")), "db.images"))
-        .hasMessageStartingWith(
-            "Cannot compact db.images: it keeps BLOB column(s) [image] in .blob files"
-                + " ('blob-field')");
-    BlobColumns.checkNoCompaction(ROW, options(Map.of("blob-field", "frames")), "db.frames");
   }
 
   private static DataFileMeta file(String name, long firstRowId, long rows) {

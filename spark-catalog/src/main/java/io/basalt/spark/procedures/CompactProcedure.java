@@ -1,6 +1,6 @@
 package io.basalt.spark.procedures;
 
-import io.basalt.blob.BlobColumns;
+import io.basalt.blob.BlobCompaction;
 import io.basalt.bucket.PostponedBucket;
 import io.basalt.data.BinaryRow;
 import io.basalt.manifest.DataFileMeta;
@@ -58,8 +58,10 @@ final class CompactProcedure extends BaseProcedure {
   public Iterator<Scan> call(InternalRow input) {
     CompactArguments parsed = CompactArguments.parse(input);
     FileStoreTable table = withOptions(loadTable(parsed.table()), parsed.options());
-    BlobColumns.checkNoCompaction(table.rowType(), table.options(), table.name());
     CompactArguments args = parsed.validate(table);
+    if (args.order() != OrderStrategy.NONE) {
+      BlobCompaction.checkNoReclustering(table.rowType(), table.options(), table.name());
+    }
     // every live file, level 0 included: deletion-vector reads hide level 0, compaction must not
     TableScan.Plan plan = table.newScan().forCompaction().plan();
     List<DataSplit> splits = selectedSplits(table, plan.splits(), args);

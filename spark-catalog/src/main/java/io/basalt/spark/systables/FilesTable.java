@@ -8,6 +8,7 @@ import io.basalt.manifest.DataFileMeta;
 import io.basalt.manifest.ManifestEntry;
 import io.basalt.manifest.SimpleStats;
 import io.basalt.mergetree.KeyValueLayout;
+import io.basalt.rowtracking.RowTracking;
 import io.basalt.schema.TableSchema;
 import io.basalt.snapshot.Snapshot;
 import io.basalt.table.FileStoreTable;
@@ -167,7 +168,15 @@ final class FilesTable extends SystemTable {
     }
     StructType type = new StructType();
     for (String name : statsCols) {
-      type = type.add(rowType.apply(name));
+      // rewritten files of row-tracking tables name their stored tracking columns too
+      if (RowTracking.ROW_ID.equals(name) && !rowType.getFieldIndex(name).isDefined()) {
+        type = type.add(RowTracking.rowIdField());
+      } else if (RowTracking.SEQUENCE_NUMBER.equals(name)
+          && !rowType.getFieldIndex(name).isDefined()) {
+        type = type.add(RowTracking.sequenceNumberField());
+      } else {
+        type = type.add(rowType.apply(name));
+      }
     }
     return type;
   }

@@ -1,5 +1,7 @@
 package io.basalt.operation.compact;
 
+import io.basalt.blob.BlobColumns;
+import io.basalt.blob.BlobCompaction;
 import io.basalt.changelog.LookupProducer;
 import io.basalt.deletionvectors.BucketDeletionVectors;
 import io.basalt.deletionvectors.DeletionVectorIndexFile;
@@ -15,6 +17,7 @@ import io.basalt.mergetree.compact.Levels;
 import io.basalt.mergetree.compact.UniversalCompaction;
 import io.basalt.operation.write.AppendCompactRewriter;
 import io.basalt.operation.write.AppendCompaction;
+import io.basalt.operation.write.BlobCompactRewriter;
 import io.basalt.operation.write.BucketCompaction;
 import io.basalt.operation.write.CompactRewriter;
 import io.basalt.operation.write.LookupPromotion;
@@ -168,6 +171,10 @@ public final class BucketCompactor {
   }
 
   private CommitMessage compactAppend(DataSplit split, boolean full) {
+    List<String> blobColumns = BlobColumns.of(table.rowType(), table.options());
+    if (!blobColumns.isEmpty()) {
+      return compactBlobTable(split, full, blobColumns);
+    }
     List<DataFileMeta> picked =
         AppendCompaction.pick(
             split.files(),
@@ -183,5 +190,40 @@ public final class BucketCompactor {
             .rewrite(split.partition(), split.bucket(), split.totalBuckets(), picked);
     return new CommitMessage(
         split.partition(), split.bucket(), split.totalBuckets(), List.of(), picked, written);
+  }
+
+  /** Merges runs of adjacent data files; blob files stay, so the runs' ids must too. */
+  private CommitMessage compactBlobTable(DataSplit split, boolean full, List<String> blobColumns) {
+    List<List<DataFileMeta>> runs =
+        BlobCompaction.pick(
+            split.files(),
+            blobColumns,
+            full,
+            table.options().get(WriteOptions.TARGET_FILE_SIZE),
+            settings.minFileNum(),
+            settings.maxFileNum());
+    BlobCompactRewriter rewriter = new BlobCompactRewriter(table, blobColumns);
+    List<DataFileMeta> before = new ArrayList<>();
+    List<DataFileMeta> after = new ArrayList<>();
+    try {
+      for (List<DataFileMeta> run : runs) {
+        after.add(rewriter.rewrite(split.partition(), split.bucket(), split.totalBuckets(), run));
+        before.addAll(run);
+      }
+    } catch (RuntimeException e) {
+      // the runs merged so far are not committed: their files would be orphans
+      for (DataFileMeta file : after) {
+        table
+            .fileIO()
+            .delete(
+                new org.apache.hadoop.fs.Path(
+                    table.dataFilePaths().bucketDir(split.partition(), split.bucket()),
+                    file.fileName()),
+                false);
+      }
+      throw e;
+    }
+    return new CommitMessage(
+        split.partition(), split.bucket(), split.totalBuckets(), List.of(), before, after);
   }
 }

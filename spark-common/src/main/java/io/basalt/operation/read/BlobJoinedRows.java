@@ -3,6 +3,7 @@ package io.basalt.operation.read;
 import io.basalt.BasaltException;
 import io.basalt.blob.BlobColumns;
 import io.basalt.blob.BlobFileReader;
+import io.basalt.blob.BlobValueCodec;
 import io.basalt.data.DelegatingRow;
 import io.basalt.manifest.DataFileMeta;
 import io.basalt.utils.CloseableIterator;
@@ -65,7 +66,9 @@ final class BlobJoinedRows implements CloseableIterator<InternalRow> {
     List<String> readBlobs = new ArrayList<>();
     for (int i = 0; i < schema.size(); i++) {
       StructField field = schema.fields()[i];
-      if (blobColumns.contains(field.name())) {
+      // a data file that lists the column holds it itself (written before the column moved out)
+      if (blobColumns.contains(field.name())
+          && (file.writeCols() == null || !file.writeCols().contains(field.name()))) {
         dataIndex[i] = -1 - readBlobs.size();
         readBlobs.add(field.name());
       } else {
@@ -85,7 +88,9 @@ final class BlobJoinedRows implements CloseableIterator<InternalRow> {
     }
     List<BlobColumnCursor> cursors = new ArrayList<>();
     for (String column : readBlobs) {
-      cursors.add(new BlobColumnCursor(column, blobFiles(column, file, splitFiles), paths, conf));
+      BlobValueCodec codec = BlobValueCodec.of(schema.apply(column).dataType()).orElseThrow();
+      cursors.add(
+          new BlobColumnCursor(column, codec, blobFiles(column, file, splitFiles), paths, conf));
     }
     DataType[] types = new DataType[schema.size()];
     for (int i = 0; i < types.length; i++) {
@@ -168,6 +173,7 @@ final class BlobJoinedRows implements CloseableIterator<InternalRow> {
   /** Reads one BLOB column's values in row order across its blob files. */
   private static final class BlobColumnCursor {
     private final String column;
+    private final BlobValueCodec codec;
     private final List<DataFileMeta> files;
     private final Function<DataFileMeta, Path> paths;
     private final Configuration conf;
@@ -178,17 +184,19 @@ final class BlobJoinedRows implements CloseableIterator<InternalRow> {
 
     BlobColumnCursor(
         String column,
+        BlobValueCodec codec,
         List<DataFileMeta> files,
         Function<DataFileMeta, Path> paths,
         Configuration conf) {
       this.column = column;
+      this.codec = codec;
       this.files = files;
       this.paths = paths;
       this.conf = conf;
     }
 
     @Nullable
-    byte[] next(String dataFile, long row) {
+    Object next(String dataFile, long row) {
       try {
         while (reader == null || position >= reader.rowCount()) {
           close();
@@ -203,7 +211,7 @@ final class BlobJoinedRows implements CloseableIterator<InternalRow> {
           reader = BlobFileReader.open(path.getFileSystem(conf), path, file.fileSize());
           position = 0;
         }
-        return reader.read(position++);
+        return codec.read(reader, position++);
       } catch (IOException e) {
         throw new UncheckedIOException("Failed to read blob file " + path, e);
       }

@@ -1,5 +1,6 @@
 package io.basalt.operation.write;
 
+import io.basalt.blob.BlobValueCodec;
 import io.basalt.blob.RollingBlobFileWriter;
 import io.basalt.data.ProjectedRow;
 import io.basalt.fs.TablePaths;
@@ -63,6 +64,7 @@ final class BlobAppendFiles {
               context.conf(),
               bucketDir,
               column,
+              BlobValueCodec.of(rowType.apply(column).dataType()).orElseThrow(),
               TablePaths.newFilePrefix(context.dataFilePrefix()),
               blobTargetFileSize,
               context.schemaId()));
@@ -71,8 +73,7 @@ final class BlobAppendFiles {
 
   void write(InternalRow row) {
     for (int i = 0; i < blobIndices.length; i++) {
-      int index = blobIndices[i];
-      blobFiles.get(i).write(row.isNullAt(index) ? null : row.getBinary(index));
+      blobFiles.get(i).write(row, blobIndices[i]);
     }
     dataFiles.write(dataView.replace(row));
     if (dataFiles.finishedFiles().size() > dataFilesSeen) {

@@ -189,16 +189,60 @@ class BlobFilesIT extends SparkTestBase {
   }
 
   @Test
-  void arrayAndMapBlobColumnsStayInTheDataFiles() throws IOException {
+  void arrayAndMapBlobColumnsGoToBlobFiles() throws IOException {
     sql(
-        "CREATE TABLE bf.mixed (id INT, image BINARY, frames ARRAY<BINARY>) TBLPROPERTIES (%s,"
-            + " 'blob-field' = 'image,frames')",
+        "CREATE TABLE bf.mixed (id INT, image BINARY, frames ARRAY<BINARY>, parts MAP<STRING,"
+            + " BINARY>, sized MAP<DECIMAL(5, 2), BINARY>) TBLPROPERTIES (%s, 'blob-field' ="
+            + " 'image,frames,parts,sized', 'blob.target-file-size' = '40')",
         BLOB_TABLE);
-    sql("INSERT INTO bf.mixed VALUES (1, X'CAFE', array(X'01', X'02')), (2, NULL, NULL)");
-    assertThat(rows("SELECT id, hex(image), hex(frames[1]) FROM bf.mixed ORDER BY id"))
-        .containsExactly("1,CAFE,02", "2,null,null");
+    sql(
+        "INSERT INTO bf.mixed VALUES (1, X'CAFE', array(X'01', NULL, X''), map('a', X'03', 'b',"
+            + " NULL), map(1.25, X'0708')), (2, NULL, NULL, NULL, NULL), (3, X'', array(),"
+            + " map(), map(-3.5, X'FF', 0.01, X''))");
+    String query =
+        "SELECT id, hex(image), array_join(transform(frames, f -> coalesce(hex(f), 'null')),"
+            + " '|', 'none'), array_join(transform(sort_array(map_keys(parts)), k -> k || '='"
+            + " || coalesce(hex(parts[k]), 'null')), '|'), array_join(transform("
+            + "sort_array(map_keys(sized)), k -> k || '=' || hex(sized[k])), '|') FROM bf.mixed"
+            + " ORDER BY id";
+    List<String> expected =
+        List.of(
+            "1,CAFE,01|null|,a=03|b=null,1.25=0708",
+            "2,null,null,null,null",
+            "3,,,,-3.50=FF|0.01=");
+    assertThat(rows(query)).containsExactlyElementsOf(expected);
+    // every BLOB column left the data file; each has its own blob files (rolled at 40 bytes)
     assertThat(rows("SELECT DISTINCT array_join(write_cols, '|') FROM bf.`mixed$files`"))
-        .containsExactly("id|frames", "image");
+        .containsExactlyInAnyOrder("id", "image", "frames", "parts", "sized");
+    assertThat(
+            rows(
+                "SELECT count(*) > 1 FROM bf.`mixed$files` WHERE array_join(write_cols, '|') ="
+                    + " 'frames'"))
+        .containsExactly("true");
+    assertThat(rows("SELECT id, frames[0] IS NULL, size(parts) FROM bf.mixed WHERE id = 1"))
+        .containsExactly("1,false,2");
+
+    // a query without the BLOB columns opens no blob file
+    for (Path blob : blobFiles(tablePath("bf", "mixed"))) {
+      Files.delete(blob);
+    }
+    assertThat(rows("SELECT id FROM bf.mixed ORDER BY id")).containsExactly("1", "2", "3");
+    assertThatThrownBy(() -> rows("SELECT id, frames FROM bf.mixed")).hasMessageContaining(".blob");
+  }
+
+  @Test
+  void mapBlobColumnsNeedKeysPaimonStores() {
+    assertThatThrownBy(
+            () ->
+                sql(
+                    "CREATE TABLE bf.bad_keys (id INT, parts MAP<DOUBLE, BINARY>) TBLPROPERTIES"
+                        + " (%s, 'blob-field' = 'parts')",
+                    BLOB_TABLE))
+        .hasMessageContaining("Column 'parts' of table")
+        .hasMessageContaining("has type map<double,binary>")
+        .hasMessageContaining("with keys of type TINYINT, SMALLINT, INT, BIGINT, BOOLEAN")
+        .hasMessageContaining("Fix: remove it from 'blob-field'");
+    assertThat(rows("SHOW TABLES IN bf LIKE 'bad_keys'")).isEmpty();
   }
 
   @Test
@@ -216,9 +260,6 @@ class BlobFilesIT extends SparkTestBase {
           .hasMessageContaining("keeps BLOB column(s) [image, thumb] in .blob files ('blob-field')")
           .hasMessageContaining("Fix: drop whole partitions");
     }
-    assertThatThrownBy(() -> sql("CALL paimon.sys.compact(table => 'bf.rewrite')"))
-        .hasMessageContaining("Cannot compact bf.rewrite")
-        .hasMessageContaining("keeps BLOB column(s) [image, thumb] in .blob files");
     assertThat(rows("SELECT count(*) FROM bf.rewrite")).containsExactly("4");
   }
 

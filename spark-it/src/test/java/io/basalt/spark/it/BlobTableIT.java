@@ -3,6 +3,7 @@ package io.basalt.spark.it;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.util.List;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -91,9 +92,52 @@ class BlobTableIT extends SparkTestBase {
         .hasMessageContaining("needs 'data-evolution.enabled' = 'true'");
     sql("CREATE TABLE bl.plain (id INT, image BINARY)");
     assertThatThrownBy(() -> sql("ALTER TABLE bl.plain SET TBLPROPERTIES ('blob-field' = 'image')"))
-        .hasMessageContaining("needs 'row-tracking.enabled' = 'true'");
+        .hasMessageContaining("Cannot change option 'blob-field' of table");
     assertThat(rows("SELECT key FROM bl.`plain$options`")).doesNotContain("blob-field");
     assertNothingCreated();
+  }
+
+  @Test
+  void blobFieldAndDataEvolutionAreFixedAfterCreation() {
+    sql(
+        "CREATE TABLE bl.fixed (id INT, image BINARY, thumb BINARY) TBLPROPERTIES (%s,"
+            + " 'blob-field' = 'image')",
+        BLOB_TABLE);
+    sql("INSERT INTO bl.fixed VALUES (1, X'CAFE', X'01')");
+    // a changed list would read values from files that do not hold them
+    for (String change :
+        List.of(
+            "SET TBLPROPERTIES ('blob-field' = 'image,thumb')",
+            "SET TBLPROPERTIES ('blob-field' = 'thumb')",
+            "UNSET TBLPROPERTIES ('blob-field')",
+            "SET TBLPROPERTIES ('data-evolution.enabled' = 'false')")) {
+      assertThatThrownBy(() -> sql("ALTER TABLE bl.fixed " + change))
+          .as(change)
+          .hasMessageContaining("Cannot change option '")
+          .hasMessageContaining("bl.fixed: it is fixed when the table is created")
+          .hasMessageContaining("Fix: create a new table");
+    }
+    assertThat(rows("SELECT value FROM bl.`fixed$options` WHERE key = 'blob-field'"))
+        .containsExactly("image");
+    assertThat(rows("SELECT id, hex(image), hex(thumb) FROM bl.fixed"))
+        .containsExactly("1,CAFE,01");
+  }
+
+  @Test
+  void blobColumnsCannotBeDroppedOrRenamed() {
+    sql(
+        "CREATE TABLE bl.columns (id INT, image BINARY) TBLPROPERTIES (%s, 'blob-field' ="
+            + " 'image')",
+        BLOB_TABLE);
+    sql("INSERT INTO bl.columns VALUES (1, X'CAFE')");
+    for (String change : List.of("RENAME COLUMN image TO picture", "DROP COLUMN image")) {
+      assertThatThrownBy(() -> sql("ALTER TABLE bl.columns " + change))
+          .as(change)
+          .hasMessageContaining(
+              "Column 'image' named in option 'blob-field' = 'image' does not exist")
+          .hasMessageContaining("a BLOB column cannot be renamed or dropped afterwards");
+    }
+    assertThat(rows("SELECT id, hex(image) FROM bl.columns")).containsExactly("1,CAFE");
   }
 
   private void assertNothingCreated() {

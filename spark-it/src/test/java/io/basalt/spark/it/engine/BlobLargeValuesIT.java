@@ -46,4 +46,40 @@ class BlobLargeValuesIT {
     assertThat(total).isGreaterThan(Long.parseLong(result.get("maxHeap")));
     assertThat(Long.parseLong(result.get("blobFiles"))).isGreaterThanOrEqualTo(6);
   }
+
+  @Test
+  void arrayAndMapValuesRoundTripAndCompactUnderASmallHeap() throws Exception {
+    int rows = 12;
+    int mb = 8;
+    ForkedJvm jvm =
+        ForkedJvm.start(
+            dir.resolve("collections.log"),
+            List.of("-Xmx256m", "-XX:+ExitOnOutOfMemoryError"),
+            BlobCollectionLargeValuesMain.class,
+            dir.resolve("warehouse").toUri().toString(),
+            String.valueOf(rows),
+            String.valueOf(mb));
+    int exit = jvm.waitFor(600);
+    String output = jvm.output();
+    assertThat(exit).as("forked JVM output:\n%s", output).isZero();
+    Map<String, String> result = result(output);
+    assertThat(result.get("ok")).isEqualTo("true");
+    assertThat(Long.parseLong(result.get("rows"))).isEqualTo(rows);
+    // three 8 MB elements a row (two array elements, one map value): more than the heap
+    long total = 3L * rows * mb << 20;
+    assertThat(Long.parseLong(result.get("bytes"))).isEqualTo(total);
+    assertThat(total).isGreaterThan(Long.parseLong(result.get("maxHeap")));
+    // the two commits' data files merged into one; the blob files were kept
+    assertThat(result.get("dataFiles")).isEqualTo("1");
+  }
+
+  private static Map<String, String> result(String output) {
+    String line = output.lines().filter(l -> l.startsWith("RESULT ")).findFirst().orElseThrow();
+    Map<String, String> result = new HashMap<>();
+    for (String part : line.substring("RESULT ".length()).split(" ")) {
+      int eq = part.indexOf('=');
+      result.put(part.substring(0, eq), part.substring(eq + 1));
+    }
+    return result;
+  }
 }
