@@ -402,7 +402,7 @@ public final class SparkScan
         table.name(),
         String.join(", ", readSchema.fieldNames()),
         filter == null ? "" : filter,
-        bucketFilter == null ? "all" : bucketFilter,
+        ScanBuckets.describe(table, filter, bucketFilter, plan().splits()),
         plan().splits().size(),
         columnar(),
         grouping().describe(ordered()));
