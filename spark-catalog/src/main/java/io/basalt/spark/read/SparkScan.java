@@ -341,7 +341,9 @@ public final class SparkScan
         && !VectorizedReadOptions.readsNanosecondTimestamps(table.rowType(), table.rowType())) {
       // row reads (merges) still decode files with Spark's vectorized reader
       read.withFileOpener(
-          new VectorizedFileOpener(VectorizedReadOptions.of(read.readType(), new Filter[0])));
+          new VectorizedFileOpener(
+              VectorizedReadOptions.of(read.readType(), new Filter[0]),
+              MergeReadFilters.of(table, parquetFilters, metadata)));
     }
     return new SparkReaderFactory(table, read, options, metadata);
   }
@@ -353,6 +355,8 @@ public final class SparkScan
       new MergedSplitsMetric(),
       new RowsMergedMetric(),
       new DeletedRowsSkippedMetric(),
+      new ParquetFilterMetrics.RowGroupsSkipped(),
+      new ParquetFilterMetrics.RowsSkipped(),
       new PlanningMetrics.FilesPlanned(),
       new PlanningMetrics.FilesSkipped(),
       new PlanningMetrics.BucketsPruned(),
@@ -402,7 +406,7 @@ public final class SparkScan
         table.name(),
         String.join(", ", readSchema.fieldNames()),
         filter == null ? "" : filter,
-        bucketFilter == null ? "all" : bucketFilter,
+        ScanBuckets.describe(table, filter, bucketFilter, plan().splits()),
         plan().splits().size(),
         columnar(),
         grouping().describe(ordered()));

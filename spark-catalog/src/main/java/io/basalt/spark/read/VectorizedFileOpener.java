@@ -10,6 +10,7 @@ import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.Path;
 import org.apache.spark.sql.catalyst.InternalRow;
 import org.apache.spark.sql.execution.datasources.parquet.VectorizedParquetRecordReader;
+import org.apache.spark.sql.sources.Filter;
 import org.apache.spark.sql.types.StructType;
 import org.apache.spark.sql.vectorized.ColumnarBatch;
 
@@ -17,22 +18,35 @@ import org.apache.spark.sql.vectorized.ColumnarBatch;
  * Decodes data files for the engine's row reads (merges, deletion-vector filtering, metadata
  * columns) with Spark's vectorized Parquet reader, handing the batches' rows over one by one: the
  * engine keeps its merge logic, Spark's decoder does the bytes. Every row of a file comes back, in
- * order, so deletion-vector positions stay right.
+ * order, so deletion-vector positions stay right, except in the runs of a merge, whose row groups
+ * and pages the key filters may skip.
  */
 final class VectorizedFileOpener implements SplitRead.FileOpener {
   private static final long serialVersionUID = 1L;
 
   private final VectorizedReadOptions options;
 
-  VectorizedFileOpener(VectorizedReadOptions options) {
+  /** Filters on the {@code _KEY_} columns of key-value files ({@link MergeReadFilters}). */
+  private final Filter[] keyFilters;
+
+  /**
+   * @param keyFilters filters that may skip row groups and pages of the files of every run alike:
+   *     used for files read with the key columns they name, that is, the runs of a merge
+   */
+  VectorizedFileOpener(VectorizedReadOptions options, Filter[] keyFilters) {
     this.options = options;
+    this.keyFilters = keyFilters;
   }
 
   @Override
   public CloseableIterator<InternalRow> open(Configuration conf, Path path, StructType schema) {
-    VectorizedReadOptions forSchema = options.withReadSchema(schema);
+    VectorizedReadOptions forSchema = options.withReadSchema(schema).withFilters(keyFilters);
     VectorizedParquetRecordReader reader =
-        VectorizedSplitReader.open(path, forSchema.hadoopConf(conf), forSchema, fileSchema -> null);
+        VectorizedSplitReader.open(
+            path,
+            forSchema.hadoopConf(conf),
+            forSchema,
+            fileSchema -> RowGroupFilters.of(forSchema, fileSchema));
     return new BatchRows(reader, path);
   }
 

@@ -180,6 +180,23 @@ record VectorizedReadOptions(
         new Filter[0]);
   }
 
+  /** The same settings with {@code filters} for row-group skipping instead. */
+  VectorizedReadOptions withFilters(Filter[] filters) {
+    return new VectorizedReadOptions(
+        requestedSchema,
+        batchSize,
+        offHeap,
+        sessionTimeZone,
+        nestedSchemaPruning,
+        filterPushDown,
+        pushDownDate,
+        pushDownTimestamp,
+        pushDownDecimal,
+        pushDownStringPredicate,
+        pushDownInFilterThreshold,
+        filters);
+  }
+
   /**
    * A copy of {@code base} set up for Spark's Parquet read support. Columns are matched by field id
    * (every Basalt and Paimon data file carries them), names only where a field has no id.

@@ -2,7 +2,6 @@ package io.basalt.spark.read;
 
 import io.basalt.BasaltException;
 import io.basalt.deletionvectors.DeletionVector;
-import io.basalt.format.ParquetSchemas;
 import io.basalt.manifest.DataFileMeta;
 import io.basalt.operation.read.SplitRead;
 import io.basalt.table.DataSplit;
@@ -17,7 +16,6 @@ import org.apache.hadoop.mapreduce.TaskAttemptID;
 import org.apache.hadoop.mapreduce.TaskType;
 import org.apache.hadoop.mapreduce.task.TaskAttemptContextImpl;
 import org.apache.parquet.HadoopReadOptions;
-import org.apache.parquet.filter2.predicate.FilterApi;
 import org.apache.parquet.filter2.predicate.FilterPredicate;
 import org.apache.parquet.hadoop.ParquetFileReader;
 import org.apache.parquet.hadoop.ParquetInputFormat;
@@ -27,15 +25,11 @@ import org.apache.parquet.io.SeekableInputStream;
 import org.apache.parquet.schema.MessageType;
 import org.apache.parquet.schema.Type;
 import org.apache.spark.TaskContext;
-import org.apache.spark.sql.catalyst.util.RebaseDateTime;
 import org.apache.spark.sql.connector.metric.CustomTaskMetric;
 import org.apache.spark.sql.connector.read.PartitionReader;
 import org.apache.spark.sql.execution.datasources.parquet.ParquetFileFormat;
-import org.apache.spark.sql.execution.datasources.parquet.ParquetFilters;
 import org.apache.spark.sql.execution.datasources.parquet.ParquetReadSupport;
 import org.apache.spark.sql.execution.datasources.parquet.VectorizedParquetRecordReader;
-import org.apache.spark.sql.internal.LegacyBehaviorPolicy;
-import org.apache.spark.sql.sources.Filter;
 import org.apache.spark.sql.types.DataTypes;
 import org.apache.spark.sql.types.Metadata;
 import org.apache.spark.sql.types.StructField;
@@ -52,10 +46,11 @@ import scala.Option;
  * prove no row matches the pushed filters. The batch returned by {@link #get()} is reused, and is
  * valid until the next {@link #next()}.
  *
- * <p>A file with a deletion vector is read whole, without row-group or page skipping, so that the
- * position of each row in the file is the running count of rows read before it; a batch with
- * deleted rows is returned as {@link SelectedRowsVector views} of its live rows, a batch without
- * any live row is skipped.
+ * <p>Deletion vectors are looked up by the row positions Spark's reader reports (a column after the
+ * data columns), which stay the file's positions when row groups and pages are skipped; a batch
+ * with deleted rows is returned as {@link SelectedRowsVector views} of its live rows, a batch
+ * without any live row is skipped. Metrics count the row groups and rows the filters skipped
+ * ({@link ParquetFilterMetrics}).
  *
  * <p>Metadata columns follow the table columns in each batch: constant vectors for the partition,
  * bucket and file path, and for the row index the row positions Spark's Parquet reader generates
@@ -63,9 +58,6 @@ import scala.Option;
  * skipped row groups and pages).
  */
 final class VectorizedSplitReader implements PartitionReader<ColumnarBatch> {
-  /** Basalt writes proleptic Gregorian dates and timestamps, and never INT96. */
-  private static final String NO_REBASE = LegacyBehaviorPolicy.CORRECTED().toString();
-
   private final FileStoreTable table;
   private final SplitRead read;
   private final DataSplit split;
@@ -77,21 +69,28 @@ final class VectorizedSplitReader implements PartitionReader<ColumnarBatch> {
   @Nullable private final MetadataValues metadata;
 
   private final boolean rowIndex;
+
+  /**
+   * Whether batches carry each row's position in its file after the data columns: for the row index
+   * column, and for deletion vectors once row groups and pages may be skipped.
+   */
+  private final boolean positions;
+
+  private final int dataColumns;
   private int nextFile;
-  @Nullable private VectorizedParquetRecordReader current;
+  @Nullable private FilteredParquetReader current;
   @Nullable private Path currentPath;
 
   /** The deletion vector of the current file, or null if it has no deleted rows. */
   @Nullable private DeletionVector deleted;
-
-  /** The position in the current file of the first row of the next batch. */
-  private long position;
 
   /** The live rows of the current batch, when some are deleted. */
   private int[] selection = new int[0];
 
   @Nullable private ColumnarBatch batch;
   private long deletedRowsSkipped;
+  private long rowGroupsSkipped;
+  private long rowsSkipped;
 
   VectorizedSplitReader(
       FileStoreTable table,
@@ -108,7 +107,13 @@ final class VectorizedSplitReader implements PartitionReader<ColumnarBatch> {
     this.conf = options.hadoopConf(tableConf);
     this.metadata = metadataColumns.isEmpty() ? null : metadataColumns.forSplit(table, split);
     this.rowIndex = metadataColumns.rowIndex();
-    if (rowIndex) {
+    this.dataColumns = options.requestedSchema().size();
+    boolean deletions = false;
+    for (int i = 0; i < files.size(); i++) {
+      deletions |= split.deletionFile(i) != null;
+    }
+    this.positions = rowIndex || deletions;
+    if (positions) {
       StructType withRowIndex =
           options
               .requestedSchema()
@@ -128,7 +133,8 @@ final class VectorizedSplitReader implements PartitionReader<ColumnarBatch> {
       if (current != null) {
         try {
           if (current.nextKeyValue()) {
-            batch = liveRows(withMetadata((ColumnarBatch) current.getCurrentValue()));
+            ColumnarBatch raw = (ColumnarBatch) current.getCurrentValue();
+            batch = liveRows(raw, withMetadata(raw));
             if (batch != null) {
               return true;
             }
@@ -148,12 +154,13 @@ final class VectorizedSplitReader implements PartitionReader<ColumnarBatch> {
       DataFileMeta file = files.get(index);
       currentPath = read.path(split, file);
       deleted = DeletionVectors.load(table, file, split.deletionFile(index));
-      position = 0;
       if (metadata != null) {
         metadata.setFile(currentPath.toString());
       }
       try {
-        current = open(currentPath, deleted == null);
+        current = open(currentPath);
+        rowGroupsSkipped += current.rowGroupsSkipped();
+        rowsSkipped += current.rowsSkipped();
       } catch (RuntimeException e) {
         if (!skippable(e)) {
           throw e;
@@ -172,14 +179,18 @@ final class VectorizedSplitReader implements PartitionReader<ColumnarBatch> {
         .orElse(false);
   }
 
-  /** {@code read}, the next batch of the current file, with the metadata columns appended. */
+  /**
+   * {@code read}, the next batch of the current file, with the metadata columns appended and the
+   * position column dropped.
+   */
   private ColumnarBatch withMetadata(ColumnarBatch read) {
-    if (metadata == null) {
+    if (metadata == null && !positions) {
       return read;
     }
-    int dataColumns = options.requestedSchema().size();
     ColumnVector[] metadataVectors =
-        metadata.vectors(read.numRows(), rowIndex ? read.column(dataColumns) : null);
+        metadata == null
+            ? new ColumnVector[0]
+            : metadata.vectors(read.numRows(), rowIndex ? read.column(dataColumns) : null);
     ColumnVector[] columns = new ColumnVector[dataColumns + metadataVectors.length];
     for (int i = 0; i < dataColumns; i++) {
       columns[i] = read.column(i);
@@ -188,23 +199,27 @@ final class VectorizedSplitReader implements PartitionReader<ColumnarBatch> {
     return new ColumnarBatch(columns, read.numRows());
   }
 
-  /** The live rows of {@code read}, the next batch of the current file; null if none is live. */
+  /**
+   * The live rows of {@code read}, the next batch of the current file as {@code raw} holds it (the
+   * rows' positions after the data columns); null if none is live.
+   */
   @Nullable
-  private ColumnarBatch liveRows(ColumnarBatch read) {
+  private ColumnarBatch liveRows(ColumnarBatch raw, ColumnarBatch read) {
     if (deleted == null) {
       return read;
     }
+    // the reader's own row positions: right across the row groups and pages the filters skipped
+    ColumnVector position = raw.column(dataColumns);
     int rows = read.numRows();
     if (selection.length < rows) {
       selection = new int[rows];
     }
     int live = 0;
     for (int i = 0; i < rows; i++) {
-      if (!deleted.isDeleted(position + i)) {
+      if (!deleted.isDeleted(position.getLong(i))) {
         selection[live++] = i;
       }
     }
-    position += rows;
     deletedRowsSkipped += rows - live;
     if (live == rows) {
       return read;
@@ -223,7 +238,9 @@ final class VectorizedSplitReader implements PartitionReader<ColumnarBatch> {
       ColumnarSplitsMetric.taskValue(1),
       MergedSplitsMetric.taskValue(0),
       RowsMergedMetric.taskValue(0),
-      DeletedRowsSkippedMetric.taskValue(deletedRowsSkipped)
+      DeletedRowsSkippedMetric.taskValue(deletedRowsSkipped),
+      ColumnarSplitsMetric.taskValue(ParquetFilterMetrics.RowGroupsSkipped.NAME, rowGroupsSkipped),
+      ColumnarSplitsMetric.taskValue(ParquetFilterMetrics.RowsSkipped.NAME, rowsSkipped)
     };
   }
 
@@ -234,7 +251,7 @@ final class VectorizedSplitReader implements PartitionReader<ColumnarBatch> {
 
   private void closeCurrent() throws IOException {
     if (current != null) {
-      VectorizedParquetRecordReader closing = current;
+      FilteredParquetReader closing = current;
       current = null;
       try {
         closing.close();
@@ -245,21 +262,18 @@ final class VectorizedSplitReader implements PartitionReader<ColumnarBatch> {
   }
 
   /**
-   * Opens one data file.
-   *
-   * @param skipRowGroups whether row groups and pages may be skipped by the pushed filters; not for
-   *     a file with a deletion vector, whose row positions count every row
+   * Opens one data file, skipping the row groups and pages the pushed filters rule out: deletion
+   * vectors and the row index read the positions the reader reports, which count skipped rows.
    */
-  private VectorizedParquetRecordReader open(Path path, boolean skipRowGroups) {
-    return open(
-        path, conf, options, fileSchema -> skipRowGroups ? rowGroupFilter(fileSchema) : null);
+  private FilteredParquetReader open(Path path) {
+    return open(path, conf, options, fileSchema -> RowGroupFilters.of(options, fileSchema));
   }
 
   /**
    * Opens one Parquet file for batches of {@code options.requestedSchema()}, with the row-group
    * filter {@code filterFor} returns for the file's schema (null for none).
    */
-  static VectorizedParquetRecordReader open(
+  static FilteredParquetReader open(
       Path path,
       Configuration conf,
       VectorizedReadOptions options,
@@ -292,15 +306,10 @@ final class VectorizedSplitReader implements PartitionReader<ColumnarBatch> {
       if (filter != null) {
         ParquetInputFormat.setFilterPredicate(context.getConfiguration(), filter);
       }
-      VectorizedParquetRecordReader reader =
-          new VectorizedParquetRecordReader(
-              null,
-              NO_REBASE,
-              "UTC",
-              NO_REBASE,
-              "UTC",
-              options.offHeap() && TaskContext.get() != null,
-              options.batchSize());
+      FilteredParquetReader reader =
+          new FilteredParquetReader(
+              options.offHeap() && TaskContext.get() != null, options.batchSize());
+      reader.recordFilter(footer, filter);
       try {
         reader.initialize(
             new FileSplit(path, 0, inputFile.getLength(), new String[0]),
@@ -354,54 +363,6 @@ final class VectorizedSplitReader implements PartitionReader<ColumnarBatch> {
                 + " restore the file from a backup.");
       }
     }
-  }
-
-  /**
-   * Whether a filter on {@code column} may skip row groups of a file with {@code fileSchema}: only
-   * when the file holds the column under the same name, field id and Parquet type as the read
-   * schema. A file of an older schema may hold the column under another name (renamed), hold
-   * another column under its name (dropped and re-added), or store a narrower type (widened).
-   */
-  private boolean sameColumnInFile(MessageType fileSchema, String column) {
-    int index = java.util.List.of(options.requestedSchema().fieldNames()).indexOf(column);
-    if (index < 0 || !fileSchema.containsField(column)) {
-      return false;
-    }
-    Type expected =
-        ParquetSchemas.toMessageType(
-                new StructType(new StructField[] {options.requestedSchema().fields()[index]}))
-            .getType(0);
-    return expected.equals(fileSchema.getType(column));
-  }
-
-  /** The pushed filters Spark can express over {@code fileSchema}, and-ed; null if none. */
-  @Nullable
-  private FilterPredicate rowGroupFilter(MessageType fileSchema) {
-    if (!options.filterPushDown() || options.filters().length == 0) {
-      return null;
-    }
-    ParquetFilters converter =
-        new ParquetFilters(
-            fileSchema,
-            options.pushDownDate(),
-            options.pushDownTimestamp(),
-            options.pushDownDecimal(),
-            options.pushDownStringPredicate(),
-            options.pushDownInFilterThreshold(),
-            true,
-            new RebaseDateTime.RebaseSpec(LegacyBehaviorPolicy.CORRECTED(), Option.empty()));
-    FilterPredicate result = null;
-    for (Filter filter : options.filters()) {
-      if (!java.util.Arrays.stream(filter.references())
-          .allMatch(column -> sameColumnInFile(fileSchema, column))) {
-        continue;
-      }
-      Option<FilterPredicate> converted = converter.createFilter(filter);
-      if (converted.isDefined()) {
-        result = result == null ? converted.get() : FilterApi.and(result, converted.get());
-      }
-    }
-    return result;
   }
 
   private static BasaltException failure(String action, Path path, Exception e) {

@@ -171,6 +171,7 @@ public final class TableScan {
     private final Snapshot snapshot;
     private final TableSchema schema = table.schema();
     private final ScanFilters filters = ScanFilters.split(filter, schema);
+    private final BucketSelection bucketSelection = BucketSelection.of(table, filter);
     private final StatsView partitionStats = new StatsView(table.partitionType());
     private final Map<BinaryRow, Boolean> partitionMatches = new HashMap<>();
     private final Map<Integer, Boolean> bucketMatches = new HashMap<>();
@@ -364,14 +365,20 @@ public final class TableScan {
       if (partition != null && !partition.equals(entry.partition())) {
         return false;
       }
-      if (filters.partition() == null) {
-        return true;
-      }
       // exact, not may-match: Spark drops partition filters from its plan (enforcesExactly), and
       // overwrites and partition drops delete what this selects
-      return partitionMatches.computeIfAbsent(
-          entry.partition(),
-          p -> ValueEvaluator.test(filters.partition(), partitionStats.values(p)));
+      if (filters.partition() != null
+          && !partitionMatches.computeIfAbsent(
+              entry.partition(),
+              p -> ValueEvaluator.test(filters.partition(), partitionStats.values(p)))) {
+        return false;
+      }
+      if (!bucketSelection.selects(entry.bucket(), entry.totalBuckets())) {
+        // no row of this bucket has a bucket-key value the filter allows
+        prunedBuckets.add(List.of(entry.partition(), entry.bucket()));
+        return false;
+      }
+      return true;
     }
   }
 }
