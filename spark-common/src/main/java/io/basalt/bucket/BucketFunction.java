@@ -34,6 +34,17 @@ public final class BucketFunction {
     return bucketOfHash(hash(keyRow), numBuckets);
   }
 
+  /**
+   * The bucket of a key row encoded in {@code bytes[0, length)} (see {@link
+   * io.basalt.data.BinaryRowCodec#encodeReused}): the same as {@link #bucket(BinaryRow, int)}
+   * without a BinaryRow per call.
+   */
+  public static int bucket(byte[] bytes, int length, int numBuckets) {
+    Check.argument(
+        numBuckets > 0, "Invalid bucket count %s: fixed buckets need at least 1", numBuckets);
+    return bucketOfHash(MurmurHash3.hash32(bytes, 0, length, SEED), numBuckets);
+  }
+
   /** The bucket of a row hash: Java's remainder, whose sign follows the hash, made positive. */
   static int bucketOfHash(int hash, int numBuckets) {
     return Math.abs(hash % numBuckets);

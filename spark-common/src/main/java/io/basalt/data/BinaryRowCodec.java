@@ -15,6 +15,7 @@ import org.apache.spark.sql.types.Decimal;
 import org.apache.spark.sql.types.DecimalType;
 import org.apache.spark.sql.types.StructField;
 import org.apache.spark.sql.types.StructType;
+import org.apache.spark.unsafe.Platform;
 import org.apache.spark.unsafe.types.UTF8String;
 
 /**
@@ -102,12 +103,33 @@ public final class BinaryRowCodec {
    */
   public BinaryRow toBinary(InternalRow row) {
     Check.notNull(row, "row");
+    int length = encode(row); // may replace the buffer with a larger one, so read it after
+    return new BinaryRow(kinds.length, Arrays.copyOf(buffer, length));
+  }
+
+  /**
+   * Encodes {@code row} as {@link #toBinary} does, into a buffer the codec reuses: its bytes are
+   * {@code reusedBytes()[0, length)} until the next call. For hashing a row per write without a
+   * copy.
+   *
+   * @return the length of the encoded row
+   */
+  public int encodeReused(InternalRow row) {
+    return encode(row);
+  }
+
+  /** The buffer {@link #encodeReused} wrote into. */
+  public byte[] reusedBytes() {
+    return buffer;
+  }
+
+  private int encode(InternalRow row) {
     Arrays.fill(buffer, 0, fixedSize, (byte) 0);
     int cursor = fixedSize;
     for (int i = 0; i < kinds.length; i++) {
       cursor = writeField(row, i, cursor);
     }
-    return new BinaryRow(kinds.length, Arrays.copyOf(buffer, cursor));
+    return cursor;
   }
 
   /** Writes field {@code i}; returns the new end of the variable part. */
@@ -138,7 +160,7 @@ public final class BinaryRowCodec {
         return writeTimestamp(isNull, isNull ? 0L : row.getLong(i), slot, cursor);
       }
       case STRING -> {
-        return isNull ? cursor : writeBytes(row.getUTF8String(i).getBytes(), slot, cursor);
+        return isNull ? cursor : writeString(row.getUTF8String(i), slot, cursor);
       }
       case BINARY -> {
         return isNull ? cursor : writeBytes(row.getBinary(i), slot, cursor);
@@ -179,6 +201,22 @@ public final class BinaryRowCodec {
     int rounded = roundToWord(length);
     ensureCapacity(cursor + rounded);
     System.arraycopy(value, 0, buffer, cursor, length);
+    Arrays.fill(buffer, cursor + length, cursor + rounded, (byte) 0);
+    LONG_LE.set(buffer, slot, ((long) cursor << 32) | length);
+    return cursor + rounded;
+  }
+
+  /** As {@link #writeBytes}, copying straight from the string's memory (no byte[] per value). */
+  private int writeString(UTF8String value, int slot, int cursor) {
+    int length = value.numBytes();
+    if (length <= MAX_INLINE_LENGTH) {
+      value.writeToMemory(buffer, Platform.BYTE_ARRAY_OFFSET + slot);
+      buffer[slot + 7] = (byte) (0x80 | length);
+      return cursor;
+    }
+    int rounded = roundToWord(length);
+    ensureCapacity(cursor + rounded);
+    value.writeToMemory(buffer, Platform.BYTE_ARRAY_OFFSET + cursor);
     Arrays.fill(buffer, cursor + length, cursor + rounded, (byte) 0);
     LONG_LE.set(buffer, slot, ((long) cursor << 32) | length);
     return cursor + rounded;

@@ -51,6 +51,20 @@ public final class KeyValues {
       String tableName,
       Comparator<InternalRow> versionOrder,
       Supplier<MergeFunction> mergeFunctions) {
+    this(layout, tableName, versionOrder, mergeFunctions, WriteBufferPool.bounded(Long.MAX_VALUE));
+  }
+
+  /**
+   * @param versionOrder orders versions of one key from oldest to newest (full file rows)
+   * @param mergeFunctions new merge functions over full file rows (the buffer needs two)
+   * @param pool where the buffer's memory comes from; see {@link #tryAdd}
+   */
+  public KeyValues(
+      KeyValueLayout layout,
+      String tableName,
+      Comparator<InternalRow> versionOrder,
+      Supplier<MergeFunction> mergeFunctions,
+      WriteBufferPool pool) {
     this.layout = layout;
     this.bufferMerge = mergeFunctions.get();
     this.spillMerge = mergeFunctions.get();
@@ -62,7 +76,7 @@ public final class KeyValues {
       types[i] = fields[i].dataType();
     }
     this.view = new KeyValueRow(layout, types);
-    this.buffer = new WriteBuffer(layout, fileSchema, versionOrder);
+    this.buffer = new WriteBuffer(layout, fileSchema, versionOrder, pool);
     this.toUnsafe = UnsafeProjection.create(fileSchema);
     this.versionOrder = versionOrder;
     this.keyIndices = layout.keyIndicesInValue();
@@ -72,8 +86,18 @@ public final class KeyValues {
     }
   }
 
-  /** Buffers {@code row} (a table row) with its sequence number and kind. */
+  /**
+   * Buffers {@code row} (a table row) with its sequence number and kind, whatever the pool says.
+   */
   public void add(InternalRow row, long sequenceNumber, byte kind) {
+    tryAdd(row, sequenceNumber, kind, true);
+  }
+
+  /**
+   * Buffers {@code row} (a table row) with its sequence number and kind if the pool grants the
+   * memory it takes ({@code force}: even beyond the budget); false, buffering nothing, otherwise.
+   */
+  public boolean tryAdd(InternalRow row, long sequenceNumber, byte kind, boolean force) {
     for (int i = 0; i < keyIndices.length; i++) {
       if (row.isNullAt(keyIndices[i])) {
         throw new BasaltException(
@@ -83,7 +107,7 @@ public final class KeyValues {
                 keyNames[i], tableName));
       }
     }
-    buffer.add(view.replace(row, sequenceNumber, kind));
+    return buffer.tryAdd(view.replace(row, sequenceNumber, kind), force);
   }
 
   public long memoryUsed() {
@@ -100,6 +124,7 @@ public final class KeyValues {
    */
   public void spill(java.nio.file.Path dir) {
     if (buffer.isEmpty()) {
+      buffer.clear(); // an empty buffer may still hold its first page
       return;
     }
     SpillFile spill =

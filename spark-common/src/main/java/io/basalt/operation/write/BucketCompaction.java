@@ -123,16 +123,30 @@ public final class BucketCompaction {
 
   /** Rewrites the files of {@code unit} and records the change. */
   public void apply(CompactUnit unit) {
+    record(unit, rewrite(unit));
+  }
+
+  /**
+   * Rewrites the files of {@code unit} without recording anything: safe on another thread while the
+   * owner goes on writing, as the levels are not touched. One rewrite at a time per rewriter, since
+   * the write's buckets share it.
+   */
+  CompactRewriter.Rewritten rewrite(CompactUnit unit) {
     boolean produceChangelog =
         rewriter.producesChangelogAtTopLevel() && unit.outputLevel() == levels.maxLevel();
-    CompactRewriter.Rewritten rewritten =
-        rewriter.rewrite(
-            partition,
-            bucket,
-            totalBuckets,
-            unit,
-            deletionVectors == null ? file -> null : deletionVectors::get,
-            produceChangelog);
+    synchronized (rewriter) {
+      return rewriter.rewrite(
+          partition,
+          bucket,
+          totalBuckets,
+          unit,
+          deletionVectors == null ? file -> null : deletionVectors::get,
+          produceChangelog);
+    }
+  }
+
+  /** Records the result of {@link #rewrite}: the levels, the replaced and written files. */
+  void record(CompactUnit unit, CompactRewriter.Rewritten rewritten) {
     List<DataFileMeta> written = rewritten.files();
     changelog.addAll(rewritten.changelog());
     if (deletionVectors != null) {
@@ -170,6 +184,20 @@ public final class BucketCompaction {
   /** Files the compactions wrote (or moved to another level). */
   public List<DataFileMeta> after() {
     return List.copyOf(after);
+  }
+
+  /**
+   * Deletes the files of a rewrite that is never recorded (the write aborted meanwhile), keeping
+   * files the unit only moved to another level.
+   */
+  void discard(CompactUnit unit, CompactRewriter.Rewritten rewritten) {
+    List<String> moved = unit.files().stream().map(DataFileMeta::fileName).toList();
+    for (DataFileMeta file : rewritten.files()) {
+      if (!moved.contains(file.fileName())) {
+        delete(file);
+      }
+    }
+    rewritten.changelog().forEach(this::delete);
   }
 
   /** Deletes the files written, keeping files that were only moved to another level. */

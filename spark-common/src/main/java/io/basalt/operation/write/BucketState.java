@@ -32,7 +32,7 @@ import org.apache.spark.sql.types.TimestampType;
  * snapshot: each bucket's files and next sequence number. A partition is written with the table's
  * configured bucket count, which is also what Spark clusters the rows by; a plain write into a
  * partition whose files hold another count is refused before its first row is written (see {@link
- * #totalBuckets}). Also tracks the memory of all bucket buffers of the write.
+ * #totalBuckets}).
  */
 final class BucketState {
   private final FileStoreTable table;
@@ -42,7 +42,6 @@ final class BucketState {
   // a fixed-bucket write of a postponed-bucket table: each partition keeps its own count
   private final boolean postponedFixed;
   private final Map<BinaryRow, Partition> partitions = new HashMap<>();
-  private long memoryUsed;
   @Nullable private List<IndexManifestEntry> indexEntries;
 
   BucketState(
@@ -184,14 +183,6 @@ final class BucketState {
   private Snapshot previous(Snapshot snapshot) {
     long id = snapshot.id() - 1;
     return table.snapshotManager().exists(id) ? table.snapshotManager().snapshot(id) : null;
-  }
-
-  void addMemory(long delta) {
-    memoryUsed += delta;
-  }
-
-  long memoryUsed() {
-    return memoryUsed;
   }
 
   private Partition partition(BinaryRow partition) {

@@ -18,6 +18,15 @@ interface BucketWriter {
    */
   void write(InternalRow row, RowKind kind);
 
+  /**
+   * Adds a table row of {@code kind} if the write's buffer memory allows it ({@code force}: even
+   * beyond the budget); false, adding nothing, when the owner must free memory first.
+   */
+  default boolean tryWrite(InternalRow row, RowKind kind, boolean force) {
+    write(row, kind);
+    return true;
+  }
+
   /** Bytes held in memory. */
   long memoryUsed();
 

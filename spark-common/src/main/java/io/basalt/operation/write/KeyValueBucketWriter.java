@@ -22,8 +22,9 @@ import org.apache.spark.sql.catalyst.InternalRow;
 /**
  * The writer of one primary-key bucket: stamps each row with the bucket's next sequence number,
  * buffers it, flushes the buffer, sorted and merged by the table's merge engine, as a level-0 file,
- * and compacts the bucket's sorted runs when they reach the trigger. Compaction runs in the
- * writer's thread, so a writer waits for it instead of piling up runs.
+ * and compacts the bucket's sorted runs when they reach the trigger. Compaction runs on the write's
+ * compaction thread ({@link BackgroundCompaction}); the writer waits for it only when its bucket
+ * has more sorted runs than {@code num-sorted-run.stop-trigger}, and before it finishes.
  */
 final class KeyValueBucketWriter implements BucketWriter {
   private final KeyValues keyValues;
@@ -32,6 +33,7 @@ final class KeyValueBucketWriter implements BucketWriter {
   private final Levels levels;
   private final UniversalCompaction picker;
   @Nullable private final BucketCompaction compaction;
+  @Nullable private final BackgroundCompaction background;
   @Nullable private final BucketDeletionVectors deletionVectors;
   private final boolean lookup;
   // the input changelog: the rows as written, sorted per flush or spill, before merging
@@ -56,14 +58,16 @@ final class KeyValueBucketWriter implements BucketWriter {
       long firstSequence,
       String tableName,
       @Nullable LookupMode lookup,
-      boolean inputChangelog) {
+      boolean inputChangelog,
+      WriteResources resources) {
     this.mergeEngine = mergeEngine;
     this.keyValues =
         new KeyValues(
             layout,
             tableName,
             versionOrder,
-            () -> mergeEngine.newMergeFunction(layout, layout.valueFields()));
+            () -> mergeEngine.newMergeFunction(layout, layout.valueFields()),
+            resources.pool());
     this.files = new RollingDataFileWriter(context, target.bucketDir(), 0, layout, firstSequence);
     this.changelog =
         inputChangelog
@@ -91,6 +95,18 @@ final class KeyValueBucketWriter implements BucketWriter {
                 context.conf());
     this.deletionVectors = lookup == null ? null : lookup.vectors();
     this.lookup = lookup != null;
+    // lookup writers move level 0 up at the end of the write only, on the writer's thread
+    this.background =
+        this.compaction == null || this.lookup
+            ? null
+            : new BackgroundCompaction(
+                this.compaction,
+                picker,
+                levels,
+                resources.compactions(),
+                compaction.stopTrigger(),
+                String.format(
+                    "bucket %d (%s) of table %s", target.bucket(), target.bucketDir(), tableName));
     if (this.compaction != null && lookup != null) {
       this.compaction.withLookup(lookup.vectors(), lookup.promotion());
     }
@@ -116,10 +132,20 @@ final class KeyValueBucketWriter implements BucketWriter {
 
   @Override
   public void write(InternalRow row, RowKind kind) {
+    tryWrite(row, kind, true);
+  }
+
+  @Override
+  public boolean tryWrite(InternalRow row, RowKind kind, boolean force) {
     // the merge engine drops retractions with ignore-delete and rejects those it cannot apply
-    if (mergeEngine.acceptsWrite(kind)) {
-      keyValues.add(row, nextSequence++, kind.value());
+    if (!mergeEngine.acceptsWrite(kind)) {
+      return true;
     }
+    if (!keyValues.tryAdd(row, nextSequence, kind.value(), force)) {
+      return false;
+    }
+    nextSequence++;
+    return true;
   }
 
   @Override
@@ -154,6 +180,7 @@ final class KeyValueBucketWriter implements BucketWriter {
 
   private void flushToFile() {
     if (keyValues.isEmpty()) {
+      keyValues.clear(); // gives back the memory an empty buffer may hold
       return;
     }
     writeChangelog();
@@ -187,8 +214,8 @@ final class KeyValueBucketWriter implements BucketWriter {
   private void compactWhileDue() {
     // write-only writers leave compaction to a separate job; lookup writers (deletion vectors,
     // first-row) first move level 0 up at the end of the write, and only then merge upper levels
-    if (compaction != null && !lookup) {
-      compaction.compactWhileDue(picker);
+    if (background != null) {
+      background.afterFlush();
     }
   }
 
@@ -208,6 +235,11 @@ final class KeyValueBucketWriter implements BucketWriter {
   private Result finishData(boolean fullCompaction) {
     if (compaction == null) {
       return new Result(List.copyOf(newFiles), List.of(), List.of());
+    }
+    if (background != null) {
+      // every committed message is complete: the running compaction first, then what is still due
+      background.await();
+      compaction.compactWhileDue(picker);
     }
     if (lookup) {
       compaction.promoteLevel0();
@@ -231,6 +263,16 @@ final class KeyValueBucketWriter implements BucketWriter {
 
   @Override
   public void abort() {
+    try {
+      if (background != null) {
+        background.abort();
+      }
+    } finally {
+      abortFiles();
+    }
+  }
+
+  private void abortFiles() {
     keyValues.clear();
     files.abort();
     if (changelog != null) {

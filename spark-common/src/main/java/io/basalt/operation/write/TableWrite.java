@@ -23,7 +23,6 @@ import io.basalt.options.ChangelogOptions;
 import io.basalt.options.CompactionSettings;
 import io.basalt.options.TableOptions;
 import io.basalt.rowtracking.RowTracking;
-import io.basalt.schema.DataField;
 import io.basalt.schema.TableSchema;
 import io.basalt.table.CommitMessage;
 import io.basalt.table.FileStoreTable;
@@ -35,9 +34,6 @@ import java.util.List;
 import java.util.Map;
 import javax.annotation.Nullable;
 import org.apache.spark.sql.catalyst.InternalRow;
-import org.apache.spark.sql.types.DataType;
-import org.apache.spark.sql.types.StructField;
-import org.apache.spark.sql.types.StructType;
 
 /**
  * Writes table rows for one task: routes each row to its (partition, bucket) writer, keeps the
@@ -54,6 +50,8 @@ public final class TableWrite implements AutoCloseable {
   // the settings of the postponed bucket's writers: Paimon's file name prefix; null on other tables
   @Nullable private final WriteContext postponedContext;
   private final Map<PartitionBucket, BucketWriter> writers = new LinkedHashMap<>();
+  private final WriteMemory memory;
+  private final WriteResources resources;
 
   private final ProjectedRow partitionView;
   private final BinaryRowCodec partitionCodec;
@@ -63,7 +61,9 @@ public final class TableWrite implements AutoCloseable {
   @Nullable private final DynamicBuckets dynamicBuckets;
   private InternalRow lastPartitionValues;
   private BinaryRow lastPartition;
-  private long flushCount;
+  @Nullable private BucketWriter lastWriter;
+  @Nullable private BinaryRow lastWriterPartition;
+  private int lastWriterBucket;
   private long spilledBytesOfFinished;
   private final CompactionSettings compaction;
   @Nullable private final Comparator<InternalRow> versionOrder;
@@ -107,6 +107,8 @@ public final class TableWrite implements AutoCloseable {
             ? context.withDataFilePrefix(PostponedBucket.newWriterPrefix())
             : null;
     this.dataPaths = table.dataFilePaths();
+    this.memory = new WriteMemory(context.writeBufferSize(), writers.values());
+    this.resources = new WriteResources(memory.pool(), new CompactionThread(table.name()));
     this.state =
         new BucketState(
             table, baseSnapshotId, overwrite, PostponedBucket.isPostponed(table) && fixedBuckets);
@@ -128,13 +130,14 @@ public final class TableWrite implements AutoCloseable {
     this.configuredBuckets = table.bucketCount();
     this.truncatedTimestamps = TruncatedTimestampsRow.of(context.rowType());
     TableSchema schema = table.schema();
-    this.partitionView = projection(schema, schema.partitionKeys());
+    this.partitionView = RowProjections.projection(schema, schema.partitionKeys());
     this.partitionCodec = new BinaryRowCodec(table.partitionType());
-    this.partitionOrder = new RowComparator(types(schema, schema.partitionKeys()));
+    this.partitionOrder = new RowComparator(RowProjections.types(schema, schema.partitionKeys()));
     if (configuredBuckets > 0 || postponedContext != null) {
-      this.bucketKeyView = projection(schema, table.bucketKeys());
+      this.bucketKeyView = RowProjections.projection(schema, table.bucketKeys());
       // the fields carry their timestamp precisions, which decide the hashed bytes
-      this.bucketKeyCodec = new BinaryRowCodec(structType(schema, table.bucketKeys()));
+      this.bucketKeyCodec =
+          new BinaryRowCodec(RowProjections.structType(schema, table.bucketKeys()));
     } else {
       this.bucketKeyView = null;
       this.bucketKeyCodec = null;
@@ -143,34 +146,10 @@ public final class TableWrite implements AutoCloseable {
         configuredBuckets == -1 && layout != null
             ? new DynamicBuckets(
                 table,
-                projection(schema, table.bucketKeys()),
-                new BinaryRowCodec(structType(schema, table.bucketKeys())),
+                RowProjections.projection(schema, table.bucketKeys()),
+                new BinaryRowCodec(RowProjections.structType(schema, table.bucketKeys())),
                 state)
             : null;
-  }
-
-  private static StructType structType(TableSchema schema, List<String> names) {
-    List<StructField> fields = new ArrayList<>();
-    for (DataField field : schema.fields(names)) {
-      fields.add(field.toStructField());
-    }
-    return new StructType(fields.toArray(new StructField[0]));
-  }
-
-  private static List<DataType> types(TableSchema schema, List<String> names) {
-    List<DataType> types = new ArrayList<>();
-    for (DataField field : schema.fields(names)) {
-      types.add(field.type());
-    }
-    return types;
-  }
-
-  private static ProjectedRow projection(TableSchema schema, List<String> names) {
-    int[] indices = new int[names.size()];
-    for (int i = 0; i < indices.length; i++) {
-      indices[i] = schema.fieldIndex(names.get(i));
-    }
-    return new ProjectedRow(types(schema, names).toArray(new DataType[0]), indices);
   }
 
   /** Writes one table row as an insert; the caller may reuse {@code row} afterwards. */
@@ -192,8 +171,8 @@ public final class TableWrite implements AutoCloseable {
     if (totalBuckets == PostponedBucket.BUCKET) {
       bucket = PostponedBucket.BUCKET;
     } else if (totalBuckets > 0) {
-      bucket =
-          BucketFunction.bucket(bucketKeyCodec.toBinary(bucketKeyView.replace(row)), totalBuckets);
+      int length = bucketKeyCodec.encodeReused(bucketKeyView.replace(row));
+      bucket = BucketFunction.bucket(bucketKeyCodec.reusedBytes(), length, totalBuckets);
     } else {
       bucket = dynamicBuckets == null ? 0 : dynamicBuckets.bucket(partition, row);
     }
@@ -230,16 +209,19 @@ public final class TableWrite implements AutoCloseable {
    */
   private void writeTo(
       BinaryRow partition, int bucket, InternalRow row, RowKind kind, boolean shared) {
-    BucketWriter writer = writers.get(new PartitionBucket(partition, bucket));
+    // rows arrive clustered by (partition, bucket): the last writer saves a key object per row
+    BucketWriter writer =
+        partition == lastWriterPartition && bucket == lastWriterBucket ? lastWriter : null;
     if (writer == null) {
-      writer = newWriter(partition, bucket, shared);
+      writer = writers.get(new PartitionBucket(partition, bucket));
+      if (writer == null) {
+        writer = newWriter(partition, bucket, shared);
+      }
+      lastWriter = writer;
+      lastWriterPartition = partition;
+      lastWriterBucket = bucket;
     }
-    long before = writer.memoryUsed();
-    writer.write(row, kind);
-    state.addMemory(writer.memoryUsed() - before);
-    if (state.memoryUsed() > context.writeBufferSize()) {
-      flushLargest();
-    }
+    memory.write(writer, row, kind);
   }
 
   private BinaryRow partitionOf(InternalRow row) {
@@ -283,7 +265,8 @@ public final class TableWrite implements AutoCloseable {
                     firstSequence,
                     table.name(),
                     shared ? sharedLookupMode(partition, bucket) : lookupMode(partition, bucket),
-                    inputChangelog);
+                    inputChangelog,
+                    resources);
     writers.put(new PartitionBucket(partition, bucket), writer);
     return writer;
   }
@@ -306,7 +289,8 @@ public final class TableWrite implements AutoCloseable {
         firstSequence,
         table.name(),
         null,
-        inputChangelog);
+        inputChangelog,
+        resources);
   }
 
   @Nullable
@@ -353,22 +337,21 @@ public final class TableWrite implements AutoCloseable {
     return rewriter;
   }
 
-  private void flushLargest() {
-    BucketWriter largest = null;
-    for (BucketWriter writer : writers.values()) {
-      if (largest == null || writer.memoryUsed() > largest.memoryUsed()) {
-        largest = writer;
-      }
-    }
-    long before = largest.memoryUsed();
-    largest.flush();
-    flushCount++;
-    state.addMemory(largest.memoryUsed() - before);
-  }
-
   /** How often a full buffer forced a spill or a flush before the end of the write. */
   public long flushCount() {
-    return flushCount;
+    return memory.flushCount();
+  }
+
+  /**
+   * How often a writer waited for its bucket's compaction ({@code num-sorted-run.stop-trigger}).
+   */
+  public long compactionWaits() {
+    return resources.compactions().waits();
+  }
+
+  /** Runs the background compactions on {@code executor} (tests); call before the first row. */
+  void useCompactionExecutor(java.util.concurrent.Executor executor) {
+    resources.compactions().useExecutor(executor);
   }
 
   /** Bytes the primary-key writers of this write spilled to local disk so far. */
@@ -422,6 +405,8 @@ public final class TableWrite implements AutoCloseable {
       }
     }
     writers.clear();
+    lastWriter = null;
+    resources.compactions().close();
     return messages;
   }
 
@@ -440,6 +425,8 @@ public final class TableWrite implements AutoCloseable {
       }
     }
     writers.clear();
+    lastWriter = null;
+    resources.compactions().close();
     if (failure != null) {
       throw failure;
     }
