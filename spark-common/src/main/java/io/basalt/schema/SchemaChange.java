@@ -53,7 +53,7 @@ public sealed interface SchemaChange {
     }
   }
 
-  /** {@code ALTER COLUMN ... TYPE}: a widening only; old files are up-cast on read. */
+  /** {@code ALTER COLUMN ... TYPE} along Paimon's cast rules; old files are converted on read. */
   record UpdateColumnType(List<String> path, DataType newType) implements SchemaChange {
     public UpdateColumnType {
       path = checkPath(path);

@@ -1,6 +1,10 @@
 package io.basalt.schema;
 
 import io.basalt.BasaltException;
+import io.basalt.casting.TypeCasts;
+import io.basalt.casting.ValueCasts;
+import io.basalt.options.Options;
+import io.basalt.options.SchemaEvolutionOptions;
 import io.basalt.options.TableOptions;
 import io.basalt.schema.SchemaChange.AddColumn;
 import io.basalt.schema.SchemaChange.DropColumn;
@@ -27,7 +31,8 @@ import org.apache.spark.sql.types.StructType;
  * Applies {@link SchemaChange}s to a table schema, producing the next schema version with Paimon's
  * rules: field ids are permanent (a rename keeps the id, an added column takes the next id above
  * {@code highestFieldId}, a dropped id is never reused), primary-key and partition columns are
- * neither renamed, dropped nor retyped, and types only widen. Each refusal names the table, the
+ * neither renamed, dropped nor retyped, and types change along Paimon's cast rules ({@link
+ * TypeCasts}; files written before read their values converted). Each refusal names the table, the
  * column and the fix.
  *
  * <p>The columns are handled as one Spark struct whose fields carry their ids and comments in
@@ -180,18 +185,41 @@ public final class SchemaEvolution {
     updateField(
         update.path(),
         field -> {
-          DataType from = field.dataType();
-          if (!TypeWidening.isAllowed(from, update.newType())) {
-            throw error(
-                "Cannot change column '%s' of table %s from %s to %s: only widening is allowed"
-                    + " (TINYINT to SMALLINT to INT to BIGINT, FLOAT to DOUBLE, DECIMAL to a"
-                    + " larger precision with the same scale). Fix: add a new column of type %s"
-                    + " and copy the values into it (INSERT OVERWRITE).",
-                column, table, from.sql(), update.newType().sql(), update.newType().sql());
-          }
+          checkCast(column, field.dataType(), update.newType());
           return new StructField(
               field.name(), update.newType(), field.nullable(), field.metadata());
         });
+  }
+
+  /** Paimon's rule: a cast its matrix allows and that it can apply to old values on read. */
+  private void checkCast(String column, DataType from, DataType to) {
+    boolean explicit =
+        !new Options(current.options(), "table " + table)
+            .get(SchemaEvolutionOptions.DISABLE_EXPLICIT_TYPE_CASTING);
+    if (TypeCasts.supportsCast(from, to, true) && ValueCasts.resolve(from, to) != null) {
+      if (!explicit && !TypeCasts.isImplicit(from, to)) {
+        throw error(
+            "Cannot change column '%s' of table %s from %s to %s: the change may lose"
+                + " information and the table sets '%s' = 'true'. Fix: ALTER TABLE %s SET"
+                + " TBLPROPERTIES ('%s' = 'false') first, or choose a type that holds every"
+                + " value (such as %s).",
+            column,
+            table,
+            from.sql(),
+            to.sql(),
+            SchemaEvolutionOptions.DISABLE_EXPLICIT_TYPE_CASTING.key(),
+            table,
+            SchemaEvolutionOptions.DISABLE_EXPLICIT_TYPE_CASTING.key(),
+            "STRING");
+      }
+      return;
+    }
+    throw error(
+        "Cannot change column '%s' of table %s from %s to %s: Paimon's cast rules have no"
+            + " conversion of %s values to %s, so files written before the change could not be"
+            + " read. Fix: add a new column of type %s and copy the values into it (UPDATE or"
+            + " INSERT OVERWRITE).",
+        column, table, from.sql(), to.sql(), from.sql(), to.sql(), to.sql());
   }
 
   private void updateNullability(UpdateColumnNullability change) {

@@ -86,7 +86,7 @@ class SchemaEvolutionTest {
   }
 
   @Test
-  void typesWidenOnly() {
+  void typesChangeAlongPaimonsCastRules() {
     TableSchema next =
         apply(
             new UpdateColumnType(List.of("v"), DataTypes.LongType),
@@ -106,12 +106,49 @@ class SchemaEvolutionTest {
                 DataTypes.createDecimalType(5, 2), DataTypes.createDecimalType(10, 3)))
         .isFalse();
     assertThat(TypeWidening.isAllowed(DataTypes.LongType, DataTypes.IntegerType)).isFalse();
-    assertThat(TypeWidening.isAllowed(DataTypes.IntegerType, DataTypes.DoubleType)).isFalse();
-    assertThatThrownBy(() -> apply(new UpdateColumnType(List.of("v"), DataTypes.StringType)))
+    // Paimon's cast rules, not only widening: INT to STRING and back, BIGINT to DOUBLE
+    assertThat(
+            apply(
+                    new UpdateColumnType(List.of("v"), DataTypes.StringType),
+                    new UpdateColumnType(List.of("s", "a"), DataTypes.IntegerType))
+                .field("v")
+                .type())
+        .isEqualTo(DataTypes.StringType);
+    assertThatThrownBy(
+            () ->
+                apply(
+                    new UpdateColumnType(
+                        List.of("v"), DataTypes.createArrayType(DataTypes.IntegerType))))
         .isInstanceOf(BasaltException.class)
         .hasMessageContaining(
-            "Cannot change column 'v' of table db.t from INT to STRING: only widening is"
-                + " allowed");
+            "Cannot change column 'v' of table db.t from INT to ARRAY<INT>: Paimon's cast rules"
+                + " have no conversion of INT values to ARRAY<INT>");
+    assertThatThrownBy(() -> apply(new UpdateColumnType(List.of("v"), DataTypes.DateType)))
+        .hasMessageContaining("from INT to DATE: Paimon's cast rules have no conversion");
+  }
+
+  @Test
+  void explicitCastsCanBeDisabled() {
+    TableSchema strict =
+        BASE.withOptions(Map.of("bucket", "1", "disable-explicit-type-casting", "true"), 0, 1);
+    List<SchemaChange> narrowing = List.of(new UpdateColumnType(List.of("v"), DataTypes.ShortType));
+    assertThatThrownBy(() -> SchemaEvolution.apply(strict, narrowing, TABLE, 1, 42))
+        .isInstanceOf(BasaltException.class)
+        .hasMessageContaining(
+            "Cannot change column 'v' of table db.t from INT to SMALLINT: the change may lose"
+                + " information and the table sets 'disable-explicit-type-casting' = 'true'."
+                + " Fix: ALTER TABLE db.t SET TBLPROPERTIES ('disable-explicit-type-casting' ="
+                + " 'false') first");
+    TableSchema widened =
+        SchemaEvolution.apply(
+            strict,
+            List.of(new UpdateColumnType(List.of("v"), DataTypes.DoubleType)),
+            TABLE,
+            1,
+            42);
+    assertThat(widened.field("v").type()).isEqualTo(DataTypes.DoubleType);
+    assertThat(SchemaEvolution.apply(BASE, narrowing, TABLE, 1, 42).field("v").type())
+        .isEqualTo(DataTypes.ShortType);
   }
 
   @Test
