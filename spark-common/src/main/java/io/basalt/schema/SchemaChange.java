@@ -83,6 +83,17 @@ public sealed interface SchemaChange {
     }
   }
 
+  /**
+   * {@code ALTER COLUMN ... SET DEFAULT expr} (the SQL text) or {@code DROP DEFAULT} (null): the
+   * value an INSERT that leaves the column out, or names {@code DEFAULT}, writes.
+   */
+  record UpdateColumnDefault(List<String> path, @Nullable String defaultValue)
+      implements SchemaChange {
+    public UpdateColumnDefault {
+      path = checkPath(path);
+    }
+  }
+
   private static List<String> checkPath(List<String> path) {
     Check.argument(path != null && !path.isEmpty(), "A schema change needs a column path");
     return List.copyOf(path);

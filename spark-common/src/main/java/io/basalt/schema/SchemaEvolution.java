@@ -101,6 +101,8 @@ public final class SchemaEvolution {
       updateNullability(nullability);
     } else if (change instanceof UpdateColumnPosition move) {
       move(move);
+    } else if (change instanceof SchemaChange.UpdateColumnDefault update) {
+      updateDefault(update);
     }
   }
 
@@ -220,6 +222,26 @@ public final class SchemaEvolution {
             + " read. Fix: add a new column of type %s and copy the values into it (UPDATE or"
             + " INSERT OVERWRITE).",
         column, table, from.sql(), to.sql(), from.sql(), to.sql(), to.sql());
+  }
+
+  private void updateDefault(SchemaChange.UpdateColumnDefault update) {
+    if (update.path().size() > 1) {
+      throw error(
+          "Cannot set a DEFAULT on field '%s' of table %s: only top-level columns have defaults."
+              + " Fix: set it on a top-level column.",
+          display(update.path()), table);
+    }
+    updateField(
+        update.path(),
+        field -> {
+          MetadataBuilder metadata =
+              new MetadataBuilder().withMetadata(field.metadata()).remove(DataField.DEFAULT_KEY);
+          if (update.defaultValue() != null) {
+            metadata.putString(DataField.DEFAULT_KEY, update.defaultValue());
+          }
+          return new StructField(
+              field.name(), field.dataType(), field.nullable(), metadata.build());
+        });
   }
 
   private void updateNullability(UpdateColumnNullability change) {

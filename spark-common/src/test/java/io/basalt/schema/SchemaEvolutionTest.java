@@ -128,6 +128,28 @@ class SchemaEvolutionTest {
   }
 
   @Test
+  void defaultsAreSetDroppedAndStoredAsPaimonsDefaultValue() {
+    TableSchema next =
+        apply(
+            new SchemaChange.UpdateColumnDefault(List.of("v"), "7"),
+            new UpdateColumnType(List.of("v"), DataTypes.LongType));
+    assertThat(next.field("v").defaultValue()).isEqualTo("7");
+    String json = SchemaParser.toJson(next);
+    assertThat(json).contains("\"defaultValue\" : \"7\"");
+    assertThat(SchemaParser.parse(json, "schema-1").field("v").defaultValue()).isEqualTo("7");
+    TableSchema dropped =
+        SchemaEvolution.apply(
+            next, List.of(new SchemaChange.UpdateColumnDefault(List.of("v"), null)), TABLE, 2, 43);
+    assertThat(dropped.field("v").defaultValue()).isNull();
+    assertThat(SchemaParser.toJson(dropped)).doesNotContain("defaultValue");
+    assertThatThrownBy(() -> apply(new SchemaChange.UpdateColumnDefault(List.of("s", "a"), "1.0")))
+        .isInstanceOf(BasaltException.class)
+        .hasMessage(
+            "Cannot set a DEFAULT on field 's.a' of table db.t: only top-level columns have"
+                + " defaults. Fix: set it on a top-level column.");
+  }
+
+  @Test
   void explicitCastsCanBeDisabled() {
     TableSchema strict =
         BASE.withOptions(Map.of("bucket", "1", "disable-explicit-type-casting", "true"), 0, 1);
