@@ -21,7 +21,9 @@ import java.util.List;
 import java.util.Set;
 import java.util.function.UnaryOperator;
 import javax.annotation.Nullable;
+import org.apache.spark.sql.types.ArrayType;
 import org.apache.spark.sql.types.DataType;
+import org.apache.spark.sql.types.MapType;
 import org.apache.spark.sql.types.Metadata;
 import org.apache.spark.sql.types.MetadataBuilder;
 import org.apache.spark.sql.types.StructField;
@@ -288,16 +290,44 @@ public final class SchemaEvolution {
     }
     int index = existing(struct, path.subList(0, depth + 1));
     StructField parent = struct.fields()[index];
-    if (!(parent.dataType() instanceof StructType nested)) {
-      throw error(
-          "Column '%s' of table %s has type %s, not a struct, so it has no field '%s'.",
-          display(path.subList(0, depth + 1)), table, parent.dataType().sql(), path.get(depth + 1));
-    }
-    StructType updated = updateParent(nested, path, depth + 1, op);
+    DataType updated = updateNested(parent.dataType(), path, depth + 1, op);
     return replace(
         struct,
         index,
         new StructField(parent.name(), updated, parent.nullable(), parent.metadata()));
+  }
+
+  /**
+   * Rewrites the struct {@code path} reaches inside {@code type}, stepping through ARRAY ({@code
+   * element}) and MAP ({@code key}, {@code value}) wrappers as Paimon names them.
+   */
+  private DataType updateNested(
+      DataType type, List<String> path, int depth, UnaryOperator<StructType> op) {
+    if (type instanceof StructType nested) {
+      return updateParent(nested, path, depth, op);
+    }
+    String step = path.get(depth);
+    if (depth < path.size() - 1) {
+      if (type instanceof ArrayType array && step.equals("element")) {
+        return new ArrayType(
+            updateNested(array.elementType(), path, depth + 1, op), array.containsNull());
+      } else if (type instanceof MapType map && step.equals("value")) {
+        return new MapType(
+            map.keyType(),
+            updateNested(map.valueType(), path, depth + 1, op),
+            map.valueContainsNull());
+      }
+    }
+    throw error(
+        "Column '%s' of table %s has type %s, not a struct, so it has no field '%s'. Fix: name a"
+            + " struct field (an ARRAY's struct elements are '%s.element.<field>', a MAP's struct"
+            + " values '%s.value.<field>').",
+        display(path.subList(0, depth)),
+        table,
+        type.sql(),
+        step,
+        display(path.subList(0, depth)),
+        display(path.subList(0, depth)));
   }
 
   /** Rewrites the field {@code path} names. */

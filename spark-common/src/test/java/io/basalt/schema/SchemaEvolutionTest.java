@@ -150,6 +150,53 @@ class SchemaEvolutionTest {
   }
 
   @Test
+  void fieldsOfStructsInArraysAndMapsKeepTheirIds() {
+    TableSchema base =
+        SchemaEvolution.apply(
+            BASE,
+            List.of(
+                new AddColumn(
+                    List.of("arr"),
+                    DataTypes.createArrayType(new StructType().add("a", DataTypes.IntegerType)),
+                    true,
+                    null,
+                    null)),
+            TABLE,
+            1,
+            42);
+    // arr = 5, arr.element.a = 6
+    TableSchema next =
+        SchemaEvolution.apply(
+            base,
+            List.of(
+                new AddColumn(
+                    List.of("arr", "element", "b"), DataTypes.StringType, true, null, null),
+                new RenameColumn(List.of("arr", "element", "a"), "aa"),
+                new UpdateColumnType(List.of("arr", "element", "aa"), DataTypes.LongType)),
+            TABLE,
+            2,
+            43);
+    StructType element =
+        (StructType)
+            ((org.apache.spark.sql.types.ArrayType) next.field("arr").type()).elementType();
+    assertThat(element.fieldNames()).containsExactly("aa", "b");
+    assertThat(DataField.fieldId(element.fields()[0])).isEqualTo(6);
+    assertThat(DataField.fieldId(element.fields()[1])).isEqualTo(7);
+    assertThat(element.fields()[0].dataType()).isEqualTo(DataTypes.LongType);
+    assertThat(next.highestFieldId()).isEqualTo(7);
+    assertThatThrownBy(
+            () ->
+                SchemaEvolution.apply(
+                    next, List.of(new DropColumn(List.of("arr", "value", "b"))), TABLE, 3, 44))
+        .isInstanceOf(BasaltException.class)
+        .hasMessage(
+            "Column 'arr' of table db.t has type ARRAY<STRUCT<aa: BIGINT, b: STRING>>, not a"
+                + " struct, so it has no field 'value'. Fix: name a struct field (an ARRAY's"
+                + " struct elements are 'arr.element.<field>', a MAP's struct values"
+                + " 'arr.value.<field>').");
+  }
+
+  @Test
   void explicitCastsCanBeDisabled() {
     TableSchema strict =
         BASE.withOptions(Map.of("bucket", "1", "disable-explicit-type-casting", "true"), 0, 1);
