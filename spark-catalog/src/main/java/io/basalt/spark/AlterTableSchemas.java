@@ -96,7 +96,23 @@ final class AlterTableSchemas {
   private static SchemaChange toSchemaChange(FileStoreTable table, TableChange change) {
     if (change instanceof TableChange.AddColumn add) {
       if (add.defaultValue() != null) {
-        throw unsupported(table, "a column DEFAULT value (column " + name(add.fieldNames()) + ")");
+        throw new BasaltException(
+            BasaltErrorClass.BASALT_UNSUPPORTED_FEATURE,
+            Map.of(
+                "feature",
+                "a DEFAULT value on an added column (column " + name(add.fieldNames()) + ")",
+                "table",
+                table.name()),
+            String.format(
+                "ALTER TABLE %s: cannot add column '%s' with a DEFAULT value: rows written before"
+                    + " have no value for it, and, as in Paimon, a new column reads as NULL there."
+                    + " Fix: add the column without DEFAULT, then ALTER TABLE %s ALTER COLUMN %s"
+                    + " SET DEFAULT %s.",
+                table.name(),
+                name(add.fieldNames()),
+                table.name(),
+                name(add.fieldNames()),
+                add.defaultValue().getSql()));
       }
       return new SchemaChange.AddColumn(
           List.of(add.fieldNames()),
@@ -120,7 +136,10 @@ final class AlterTableSchemas {
       return new SchemaChange.UpdateColumnPosition(
           List.of(move.fieldNames()), position(move.position()));
     } else if (change instanceof TableChange.UpdateColumnDefaultValue value) {
-      throw unsupported(table, "a column DEFAULT value (column " + name(value.fieldNames()) + ")");
+      // an empty text is DROP DEFAULT
+      String sql = value.newDefaultValue();
+      return new SchemaChange.UpdateColumnDefault(
+          List.of(value.fieldNames()), sql == null || sql.isEmpty() ? null : sql);
     }
     throw unsupported(table, "the change " + change.getClass().getSimpleName());
   }

@@ -287,7 +287,7 @@ public class SparkCatalog
 
   @Override
   public Set<TableCatalogCapability> capabilities() {
-    return TableConstraints.CAPABILITIES;
+    return ColumnDefaults.CAPABILITIES;
   }
 
   @Override

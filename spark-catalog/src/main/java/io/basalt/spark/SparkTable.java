@@ -35,7 +35,6 @@ import org.apache.spark.sql.connector.write.RowLevelOperation;
 import org.apache.spark.sql.connector.write.RowLevelOperationBuilder;
 import org.apache.spark.sql.connector.write.RowLevelOperationInfo;
 import org.apache.spark.sql.connector.write.WriteBuilder;
-import org.apache.spark.sql.types.Metadata;
 import org.apache.spark.sql.types.MetadataBuilder;
 import org.apache.spark.sql.types.StructField;
 import org.apache.spark.sql.types.StructType;
@@ -91,11 +90,16 @@ public class SparkTable
     StructField[] fields = new StructField[schema.fields().size()];
     for (int i = 0; i < fields.length; i++) {
       DataField field = schema.fields().get(i);
-      Metadata metadata =
-          field.description() == null
-              ? Metadata.empty()
-              : new MetadataBuilder().putString("comment", field.description()).build();
-      fields[i] = new StructField(field.name(), field.type(), field.nullable(), metadata);
+      MetadataBuilder metadata = new MetadataBuilder();
+      if (field.description() != null) {
+        metadata.putString("comment", field.description());
+      }
+      if (field.defaultValue() != null) {
+        // Spark's keys: INSERT fills the column from it; no row predates a default (see ALTER)
+        metadata.putString(DataField.DEFAULT_KEY, field.defaultValue());
+        metadata.putString(DataField.EXISTS_DEFAULT_KEY, field.defaultValue());
+      }
+      fields[i] = new StructField(field.name(), field.type(), field.nullable(), metadata.build());
     }
     return new StructType(fields);
   }

@@ -30,6 +30,7 @@ public final class OptionRegistry {
           ChangelogRetentionOptions.class,
           StreamOptions.class,
           UnreadableFileOptions.class,
+          SchemaEvolutionOptions.class,
           LockOptions.class);
 
   private OptionRegistry() {}

@@ -22,8 +22,21 @@ public record DataField(
     DataType type,
     boolean nullable,
     @Nullable String description,
-    int timestampPrecision)
+    int timestampPrecision,
+    @Nullable String defaultValue)
     implements java.io.Serializable {
+
+  /**
+   * The StructField metadata key of a column's DEFAULT expression (SQL text), Spark's own key, so a
+   * table's Spark schema carries it. Paimon stores it as the field's {@code defaultValue}.
+   */
+  public static final String DEFAULT_KEY = "CURRENT_DEFAULT";
+
+  /**
+   * Spark's key for the value rows written before the default existed take; see {@link
+   * #DEFAULT_KEY}.
+   */
+  public static final String EXISTS_DEFAULT_KEY = "EXISTS_DEFAULT";
 
   /**
    * The StructField metadata key holding a field id (top-level in file schemas, nested in types).
@@ -38,6 +51,17 @@ public record DataField(
         "Invalid timestamp precision %s for column %s",
         timestampPrecision,
         name);
+  }
+
+  /** A field without a DEFAULT value. */
+  public DataField(
+      int id,
+      String name,
+      DataType type,
+      boolean nullable,
+      @Nullable String description,
+      int timestampPrecision) {
+    this(id, name, type, nullable, description, timestampPrecision, null);
   }
 
   /** A field whose timestamps, if it is one, have Spark's precision 6. */
@@ -55,7 +79,13 @@ public record DataField(
         field.dataType(),
         field.nullable(),
         metadata.contains(TypeJson.COMMENT_KEY) ? metadata.getString(TypeJson.COMMENT_KEY) : null,
-        TimestampPrecision.of(field));
+        TimestampPrecision.of(field),
+        metadata.contains(DEFAULT_KEY) ? metadata.getString(DEFAULT_KEY) : null);
+  }
+
+  /** A copy with {@code value} (SQL text; null for none) as the DEFAULT. */
+  public DataField withDefaultValue(@Nullable String value) {
+    return new DataField(id, name, type, nullable, description, timestampPrecision, value);
   }
 
   /** This field as a Spark StructField carrying its id (and comment) in the metadata. */
@@ -67,17 +97,21 @@ public record DataField(
     if (timestampPrecision != TimestampPrecision.DEFAULT) {
       metadata.putLong(TimestampPrecision.METADATA_KEY, timestampPrecision);
     }
+    if (defaultValue != null) {
+      metadata.putString(DEFAULT_KEY, defaultValue);
+    }
     return new StructField(name, type, nullable, metadata.build());
   }
 
   /** A copy with another name and id (the file schema's {@code _KEY_} columns). */
   public DataField withIdAndName(int newId, String newName) {
-    return new DataField(newId, newName, type, nullable, description, timestampPrecision);
+    return new DataField(
+        newId, newName, type, nullable, description, timestampPrecision, defaultValue);
   }
 
   /** A copy that is NOT NULL (primary-key columns). */
   public DataField asNotNull() {
-    return new DataField(id, name, type, false, description, timestampPrecision);
+    return new DataField(id, name, type, false, description, timestampPrecision, defaultValue);
   }
 
   /** The field id stored in {@code field}'s metadata. */

@@ -53,7 +53,7 @@ public sealed interface SchemaChange {
     }
   }
 
-  /** {@code ALTER COLUMN ... TYPE}: a widening only; old files are up-cast on read. */
+  /** {@code ALTER COLUMN ... TYPE} along Paimon's cast rules; old files are converted on read. */
   record UpdateColumnType(List<String> path, DataType newType) implements SchemaChange {
     public UpdateColumnType {
       path = checkPath(path);
@@ -80,6 +80,17 @@ public sealed interface SchemaChange {
     public UpdateColumnPosition {
       path = checkPath(path);
       Check.notNull(position, "position");
+    }
+  }
+
+  /**
+   * {@code ALTER COLUMN ... SET DEFAULT expr} (the SQL text) or {@code DROP DEFAULT} (null): the
+   * value an INSERT that leaves the column out, or names {@code DEFAULT}, writes.
+   */
+  record UpdateColumnDefault(List<String> path, @Nullable String defaultValue)
+      implements SchemaChange {
+    public UpdateColumnDefault {
+      path = checkPath(path);
     }
   }
 

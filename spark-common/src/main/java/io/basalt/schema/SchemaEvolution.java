@@ -1,6 +1,10 @@
 package io.basalt.schema;
 
 import io.basalt.BasaltException;
+import io.basalt.casting.TypeCasts;
+import io.basalt.casting.ValueCasts;
+import io.basalt.options.Options;
+import io.basalt.options.SchemaEvolutionOptions;
 import io.basalt.options.TableOptions;
 import io.basalt.schema.SchemaChange.AddColumn;
 import io.basalt.schema.SchemaChange.DropColumn;
@@ -17,7 +21,9 @@ import java.util.List;
 import java.util.Set;
 import java.util.function.UnaryOperator;
 import javax.annotation.Nullable;
+import org.apache.spark.sql.types.ArrayType;
 import org.apache.spark.sql.types.DataType;
+import org.apache.spark.sql.types.MapType;
 import org.apache.spark.sql.types.Metadata;
 import org.apache.spark.sql.types.MetadataBuilder;
 import org.apache.spark.sql.types.StructField;
@@ -27,7 +33,8 @@ import org.apache.spark.sql.types.StructType;
  * Applies {@link SchemaChange}s to a table schema, producing the next schema version with Paimon's
  * rules: field ids are permanent (a rename keeps the id, an added column takes the next id above
  * {@code highestFieldId}, a dropped id is never reused), primary-key and partition columns are
- * neither renamed, dropped nor retyped, and types only widen. Each refusal names the table, the
+ * neither renamed, dropped nor retyped, and types change along Paimon's cast rules ({@link
+ * TypeCasts}; files written before read their values converted). Each refusal names the table, the
  * column and the fix.
  *
  * <p>The columns are handled as one Spark struct whose fields carry their ids and comments in
@@ -96,6 +103,8 @@ public final class SchemaEvolution {
       updateNullability(nullability);
     } else if (change instanceof UpdateColumnPosition move) {
       move(move);
+    } else if (change instanceof SchemaChange.UpdateColumnDefault update) {
+      updateDefault(update);
     }
   }
 
@@ -180,17 +189,60 @@ public final class SchemaEvolution {
     updateField(
         update.path(),
         field -> {
-          DataType from = field.dataType();
-          if (!TypeWidening.isAllowed(from, update.newType())) {
-            throw error(
-                "Cannot change column '%s' of table %s from %s to %s: only widening is allowed"
-                    + " (TINYINT to SMALLINT to INT to BIGINT, FLOAT to DOUBLE, DECIMAL to a"
-                    + " larger precision with the same scale). Fix: add a new column of type %s"
-                    + " and copy the values into it (INSERT OVERWRITE).",
-                column, table, from.sql(), update.newType().sql(), update.newType().sql());
-          }
+          checkCast(column, field.dataType(), update.newType());
           return new StructField(
               field.name(), update.newType(), field.nullable(), field.metadata());
+        });
+  }
+
+  /** Paimon's rule: a cast its matrix allows and that it can apply to old values on read. */
+  private void checkCast(String column, DataType from, DataType to) {
+    boolean explicit =
+        !new Options(current.options(), "table " + table)
+            .get(SchemaEvolutionOptions.DISABLE_EXPLICIT_TYPE_CASTING);
+    if (TypeCasts.supportsCast(from, to, true) && ValueCasts.resolve(from, to) != null) {
+      if (!explicit && !TypeCasts.isImplicit(from, to)) {
+        throw error(
+            "Cannot change column '%s' of table %s from %s to %s: the change may lose"
+                + " information and the table sets '%s' = 'true'. Fix: ALTER TABLE %s SET"
+                + " TBLPROPERTIES ('%s' = 'false') first, or choose a type that holds every"
+                + " value (such as %s).",
+            column,
+            table,
+            from.sql(),
+            to.sql(),
+            SchemaEvolutionOptions.DISABLE_EXPLICIT_TYPE_CASTING.key(),
+            table,
+            SchemaEvolutionOptions.DISABLE_EXPLICIT_TYPE_CASTING.key(),
+            "STRING");
+      }
+      return;
+    }
+    throw error(
+        "Cannot change column '%s' of table %s from %s to %s: Paimon's cast rules have no"
+            + " conversion of %s values to %s, so files written before the change could not be"
+            + " read. Fix: add a new column of type %s and copy the values into it (UPDATE or"
+            + " INSERT OVERWRITE).",
+        column, table, from.sql(), to.sql(), from.sql(), to.sql(), to.sql());
+  }
+
+  private void updateDefault(SchemaChange.UpdateColumnDefault update) {
+    if (update.path().size() > 1) {
+      throw error(
+          "Cannot set a DEFAULT on field '%s' of table %s: only top-level columns have defaults."
+              + " Fix: set it on a top-level column.",
+          display(update.path()), table);
+    }
+    updateField(
+        update.path(),
+        field -> {
+          MetadataBuilder metadata =
+              new MetadataBuilder().withMetadata(field.metadata()).remove(DataField.DEFAULT_KEY);
+          if (update.defaultValue() != null) {
+            metadata.putString(DataField.DEFAULT_KEY, update.defaultValue());
+          }
+          return new StructField(
+              field.name(), field.dataType(), field.nullable(), metadata.build());
         });
   }
 
@@ -238,16 +290,44 @@ public final class SchemaEvolution {
     }
     int index = existing(struct, path.subList(0, depth + 1));
     StructField parent = struct.fields()[index];
-    if (!(parent.dataType() instanceof StructType nested)) {
-      throw error(
-          "Column '%s' of table %s has type %s, not a struct, so it has no field '%s'.",
-          display(path.subList(0, depth + 1)), table, parent.dataType().sql(), path.get(depth + 1));
-    }
-    StructType updated = updateParent(nested, path, depth + 1, op);
+    DataType updated = updateNested(parent.dataType(), path, depth + 1, op);
     return replace(
         struct,
         index,
         new StructField(parent.name(), updated, parent.nullable(), parent.metadata()));
+  }
+
+  /**
+   * Rewrites the struct {@code path} reaches inside {@code type}, stepping through ARRAY ({@code
+   * element}) and MAP ({@code key}, {@code value}) wrappers as Paimon names them.
+   */
+  private DataType updateNested(
+      DataType type, List<String> path, int depth, UnaryOperator<StructType> op) {
+    if (type instanceof StructType nested) {
+      return updateParent(nested, path, depth, op);
+    }
+    String step = path.get(depth);
+    if (depth < path.size() - 1) {
+      if (type instanceof ArrayType array && step.equals("element")) {
+        return new ArrayType(
+            updateNested(array.elementType(), path, depth + 1, op), array.containsNull());
+      } else if (type instanceof MapType map && step.equals("value")) {
+        return new MapType(
+            map.keyType(),
+            updateNested(map.valueType(), path, depth + 1, op),
+            map.valueContainsNull());
+      }
+    }
+    throw error(
+        "Column '%s' of table %s has type %s, not a struct, so it has no field '%s'. Fix: name a"
+            + " struct field (an ARRAY's struct elements are '%s.element.<field>', a MAP's struct"
+            + " values '%s.value.<field>').",
+        display(path.subList(0, depth)),
+        table,
+        type.sql(),
+        step,
+        display(path.subList(0, depth)),
+        display(path.subList(0, depth)));
   }
 
   /** Rewrites the field {@code path} names. */

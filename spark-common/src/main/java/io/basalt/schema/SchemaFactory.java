@@ -47,7 +47,13 @@ public final class SchemaFactory {
       int fieldId = nextId[0]++;
       DataType type = assignIds(field.dataType(), nextId);
       boolean nullable = field.nullable() && !primaryKeys.contains(field.name());
-      fields.add(new DataField(fieldId, field.name(), type, nullable, comment(field.metadata())));
+      Metadata metadata = field.metadata();
+      fields.add(
+          new DataField(fieldId, field.name(), type, nullable, comment(metadata))
+              .withDefaultValue(
+                  metadata.contains(DataField.DEFAULT_KEY)
+                      ? metadata.getString(DataField.DEFAULT_KEY)
+                      : null));
     }
     return new TableSchema(
         TableSchema.CURRENT_VERSION,

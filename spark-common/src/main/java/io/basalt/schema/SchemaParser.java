@@ -49,7 +49,8 @@ public final class SchemaParser {
             field.type(),
             field.nullable(),
             field.description(),
-            field.timestampPrecision());
+            field.timestampPrecision(),
+            field.defaultValue());
       }
       gen.writeEndArray();
       gen.writeNumberField("highestFieldId", schema.highestFieldId());
@@ -146,7 +147,8 @@ public final class SchemaParser {
         type.type(),
         type.nullable(),
         description == null || description.isNull() ? null : description.asText(),
-        type.timestampPrecision());
+        type.timestampPrecision(),
+        field.path("defaultValue").isTextual() ? field.get("defaultValue").asText() : null);
   }
 
   private static JsonNode required(JsonNode root, String name) {

@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import javax.annotation.Nullable;
 import org.apache.spark.sql.types.ArrayType;
 import org.apache.spark.sql.types.BinaryType;
 import org.apache.spark.sql.types.BooleanType;
@@ -95,7 +96,7 @@ final class TypeJson {
   static void writeField(
       JsonGenerator gen, int id, String name, DataType type, boolean nullable, String description)
       throws IOException {
-    writeField(gen, id, name, type, nullable, description, TimestampPrecision.DEFAULT);
+    writeField(gen, id, name, type, nullable, description, TimestampPrecision.DEFAULT, null);
   }
 
   /** Writes a top-level column, a timestamp with its precision (Paimon's {@code TIMESTAMP(3)}). */
@@ -106,7 +107,8 @@ final class TypeJson {
       DataType type,
       boolean nullable,
       String description,
-      int timestampPrecision)
+      int timestampPrecision,
+      @Nullable String defaultValue)
       throws IOException {
     gen.writeStartObject();
     gen.writeNumberField("id", id);
@@ -119,6 +121,10 @@ final class TypeJson {
     }
     if (description != null) {
       gen.writeStringField("description", description);
+    }
+    if (defaultValue != null) {
+      // Paimon's DataField field for a column DEFAULT
+      gen.writeStringField("defaultValue", defaultValue);
     }
     gen.writeEndObject();
   }

@@ -86,7 +86,7 @@ class SchemaEvolutionTest {
   }
 
   @Test
-  void typesWidenOnly() {
+  void typesChangeAlongPaimonsCastRules() {
     TableSchema next =
         apply(
             new UpdateColumnType(List.of("v"), DataTypes.LongType),
@@ -106,12 +106,118 @@ class SchemaEvolutionTest {
                 DataTypes.createDecimalType(5, 2), DataTypes.createDecimalType(10, 3)))
         .isFalse();
     assertThat(TypeWidening.isAllowed(DataTypes.LongType, DataTypes.IntegerType)).isFalse();
-    assertThat(TypeWidening.isAllowed(DataTypes.IntegerType, DataTypes.DoubleType)).isFalse();
-    assertThatThrownBy(() -> apply(new UpdateColumnType(List.of("v"), DataTypes.StringType)))
+    // Paimon's cast rules, not only widening: INT to STRING and back, BIGINT to DOUBLE
+    assertThat(
+            apply(
+                    new UpdateColumnType(List.of("v"), DataTypes.StringType),
+                    new UpdateColumnType(List.of("s", "a"), DataTypes.IntegerType))
+                .field("v")
+                .type())
+        .isEqualTo(DataTypes.StringType);
+    assertThatThrownBy(
+            () ->
+                apply(
+                    new UpdateColumnType(
+                        List.of("v"), DataTypes.createArrayType(DataTypes.IntegerType))))
         .isInstanceOf(BasaltException.class)
         .hasMessageContaining(
-            "Cannot change column 'v' of table db.t from INT to STRING: only widening is"
-                + " allowed");
+            "Cannot change column 'v' of table db.t from INT to ARRAY<INT>: Paimon's cast rules"
+                + " have no conversion of INT values to ARRAY<INT>");
+    assertThatThrownBy(() -> apply(new UpdateColumnType(List.of("v"), DataTypes.DateType)))
+        .hasMessageContaining("from INT to DATE: Paimon's cast rules have no conversion");
+  }
+
+  @Test
+  void defaultsAreSetDroppedAndStoredAsPaimonsDefaultValue() {
+    TableSchema next =
+        apply(
+            new SchemaChange.UpdateColumnDefault(List.of("v"), "7"),
+            new UpdateColumnType(List.of("v"), DataTypes.LongType));
+    assertThat(next.field("v").defaultValue()).isEqualTo("7");
+    String json = SchemaParser.toJson(next);
+    assertThat(json).contains("\"defaultValue\" : \"7\"");
+    assertThat(SchemaParser.parse(json, "schema-1").field("v").defaultValue()).isEqualTo("7");
+    TableSchema dropped =
+        SchemaEvolution.apply(
+            next, List.of(new SchemaChange.UpdateColumnDefault(List.of("v"), null)), TABLE, 2, 43);
+    assertThat(dropped.field("v").defaultValue()).isNull();
+    assertThat(SchemaParser.toJson(dropped)).doesNotContain("defaultValue");
+    assertThatThrownBy(() -> apply(new SchemaChange.UpdateColumnDefault(List.of("s", "a"), "1.0")))
+        .isInstanceOf(BasaltException.class)
+        .hasMessage(
+            "Cannot set a DEFAULT on field 's.a' of table db.t: only top-level columns have"
+                + " defaults. Fix: set it on a top-level column.");
+  }
+
+  @Test
+  void fieldsOfStructsInArraysAndMapsKeepTheirIds() {
+    TableSchema base =
+        SchemaEvolution.apply(
+            BASE,
+            List.of(
+                new AddColumn(
+                    List.of("arr"),
+                    DataTypes.createArrayType(new StructType().add("a", DataTypes.IntegerType)),
+                    true,
+                    null,
+                    null)),
+            TABLE,
+            1,
+            42);
+    // arr = 5, arr.element.a = 6
+    TableSchema next =
+        SchemaEvolution.apply(
+            base,
+            List.of(
+                new AddColumn(
+                    List.of("arr", "element", "b"), DataTypes.StringType, true, null, null),
+                new RenameColumn(List.of("arr", "element", "a"), "aa"),
+                new UpdateColumnType(List.of("arr", "element", "aa"), DataTypes.LongType)),
+            TABLE,
+            2,
+            43);
+    StructType element =
+        (StructType)
+            ((org.apache.spark.sql.types.ArrayType) next.field("arr").type()).elementType();
+    assertThat(element.fieldNames()).containsExactly("aa", "b");
+    assertThat(DataField.fieldId(element.fields()[0])).isEqualTo(6);
+    assertThat(DataField.fieldId(element.fields()[1])).isEqualTo(7);
+    assertThat(element.fields()[0].dataType()).isEqualTo(DataTypes.LongType);
+    assertThat(next.highestFieldId()).isEqualTo(7);
+    assertThatThrownBy(
+            () ->
+                SchemaEvolution.apply(
+                    next, List.of(new DropColumn(List.of("arr", "value", "b"))), TABLE, 3, 44))
+        .isInstanceOf(BasaltException.class)
+        .hasMessage(
+            "Column 'arr' of table db.t has type ARRAY<STRUCT<aa: BIGINT, b: STRING>>, not a"
+                + " struct, so it has no field 'value'. Fix: name a struct field (an ARRAY's"
+                + " struct elements are 'arr.element.<field>', a MAP's struct values"
+                + " 'arr.value.<field>').");
+  }
+
+  @Test
+  void explicitCastsCanBeDisabled() {
+    TableSchema strict =
+        BASE.withOptions(Map.of("bucket", "1", "disable-explicit-type-casting", "true"), 0, 1);
+    List<SchemaChange> narrowing = List.of(new UpdateColumnType(List.of("v"), DataTypes.ShortType));
+    assertThatThrownBy(() -> SchemaEvolution.apply(strict, narrowing, TABLE, 1, 42))
+        .isInstanceOf(BasaltException.class)
+        .hasMessageContaining(
+            "Cannot change column 'v' of table db.t from INT to SMALLINT: the change may lose"
+                + " information and the table sets 'disable-explicit-type-casting' = 'true'."
+                + " Fix: ALTER TABLE db.t SET TBLPROPERTIES ('disable-explicit-type-casting' ="
+                + " 'false') first");
+    TableSchema widened =
+        SchemaEvolution.apply(
+            strict,
+            List.of(new UpdateColumnType(List.of("v"), DataTypes.DoubleType)),
+            TABLE,
+            1,
+            42);
+    assertThat(widened.field("v").type()).isEqualTo(DataTypes.DoubleType);
+    assertThat(SchemaEvolution.apply(BASE, narrowing, TABLE, 1, 42).field("v").type())
+        .isEqualTo(DataTypes.ShortType);
   }
 
   @Test

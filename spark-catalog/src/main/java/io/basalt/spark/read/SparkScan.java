@@ -315,7 +315,9 @@ public final class SparkScan
               // rows
               && splits.stream().allMatch(SparkScan::allParquet)
               && VectorizedReadOptions.supportsColumnar(dataSchema)
-              && !VectorizedReadOptions.readsNanosecondTimestamps(table.rowType(), dataSchema);
+              && !VectorizedReadOptions.readsNanosecondTimestamps(table.rowType(), dataSchema)
+              // files of older schemas whose values convert (not only widen) read as rows
+              && !ConvertedFiles.any(table, table.rowType(), splits);
     }
     return columnar;
   }

@@ -2,6 +2,7 @@ package io.basalt.operation.read;
 
 import io.basalt.BasaltException;
 import io.basalt.blob.BlobColumns;
+import io.basalt.casting.CastedRow;
 import io.basalt.changelog.LookupProducer;
 import io.basalt.data.ProjectedRow;
 import io.basalt.deletionvectors.BucketDeletionVectors;
@@ -21,6 +22,7 @@ import io.basalt.mergetree.SequenceOrder;
 import io.basalt.mergetree.compact.LevelSortedRun;
 import io.basalt.mergetree.compact.Levels;
 import io.basalt.schema.DataField;
+import io.basalt.schema.FileReadType;
 import io.basalt.table.DataSplit;
 import io.basalt.table.FileStoreTable;
 import io.basalt.utils.CloseableIterator;
@@ -52,6 +54,8 @@ public final class SplitRead implements Serializable {
   private final List<String> blobColumns;
   private FileOpener opener = FileOpener.PARQUET_ROWS;
   @Nullable private UnreadableFiles unreadable;
+  // the row types of the older schemas files were written with, by schema id
+  private transient Map<Long, StructType> olderSchemas;
 
   /**
    * Decodes one data file into rows of a schema (a subset of the file's columns, matched by field
@@ -302,6 +306,8 @@ public final class SplitRead implements Serializable {
   private CloseableIterator<InternalRow> openFile(
       DataSplit split, DataFileMeta file, StructType schema) {
     Path path = path(split, file);
+    // a file of an older schema is read with the types its columns had then, and converted
+    StructType fileType = fileReadType(file, schema);
     CloseableIterator<InternalRow> rows;
     try {
       // the opener (maybe Spark's vectorized reader) decodes Parquet; ORC and Avro files, which a
@@ -310,8 +316,8 @@ public final class SplitRead implements Serializable {
           DataFileFormat.ofFileName(file.fileName()).orElse(DataFileFormat.PARQUET);
       rows =
           format == DataFileFormat.PARQUET
-              ? opener.open(table.fileIO().conf(), path, schema)
-              : format.openRows(table.fileIO().conf(), path, schema);
+              ? opener.open(table.fileIO().conf(), path, fileType)
+              : format.openRows(table.fileIO().conf(), path, fileType);
     } catch (RuntimeException e) {
       if (unreadable != null && unreadable.skip(table.fileIO(), path, e)) {
         return CloseableIterator.of(List.of());
@@ -321,7 +327,26 @@ public final class SplitRead implements Serializable {
     if (unreadable != null) {
       rows = unreadable.tolerant(rows, table.fileIO(), path);
     }
+    if (fileType != schema) {
+      rows =
+          CastedRow.wrap(
+              rows, fileType, schema, "Data file " + path + " of table " + table.name() + ".");
+    }
     return rows;
+  }
+
+  /** {@code schema} with the column types {@code file} was written with (itself if the same). */
+  private StructType fileReadType(DataFileMeta file, StructType schema) {
+    if (file.schemaId() == table.schema().id()) {
+      return schema;
+    }
+    if (olderSchemas == null) {
+      olderSchemas = new HashMap<>();
+    }
+    StructType written =
+        olderSchemas.computeIfAbsent(
+            file.schemaId(), id -> table.schemaManager().schema(id).rowType());
+    return FileReadType.of(schema, written);
   }
 
   /** An error opening a data file, naming the file, the snapshot and the fix. */

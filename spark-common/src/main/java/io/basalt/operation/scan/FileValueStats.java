@@ -5,6 +5,7 @@ import io.basalt.predicate.ColumnStatistics;
 import io.basalt.rowtracking.RowTracking;
 import io.basalt.schema.DataField;
 import io.basalt.schema.TableSchema;
+import io.basalt.schema.TypeWidening;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -74,6 +75,10 @@ final class FileValueStats {
       ColumnStatistics stats = byFileName.apply(inFile.name());
       if (inFile.type().equals(column.type()) || stats == ColumnStatistics.UNKNOWN) {
         return stats;
+      }
+      if (!TypeWidening.isAllowed(inFile.type(), column.type())) {
+        // a conversion that may not keep the order (STRING to INT, DOUBLE to INT)
+        return ColumnStatistics.UNKNOWN;
       }
       return new ColumnStatistics(
           upCast(stats.min(), column.type()),

@@ -58,13 +58,15 @@ class BasaltErrorClassesSuite extends BasaltQueryTest {
 
   test("BASALT_UNSUPPORTED_FEATURE names the feature and the table") {
     sql("CREATE TABLE errs.unsup (id INT, v INT)")
-    val e = basaltError(sql("ALTER TABLE errs.unsup ALTER COLUMN v SET DEFAULT 1"))
+    val e = basaltError(sql("ALTER TABLE errs.unsup ADD COLUMN d INT DEFAULT 1"))
     checkError(
       e,
       condition = "BASALT_UNSUPPORTED_FEATURE",
       sqlState = Some("0A000"),
-      parameters = Map("feature" -> "a column DEFAULT value (column v)", "table" -> "errs.unsup"))
-    assertMessage(e, "ALTER TABLE errs.unsup: a column DEFAULT value (column v) is not supported")
+      parameters = Map(
+        "feature" -> "a DEFAULT value on an added column (column d)",
+        "table" -> "errs.unsup"))
+    assertMessage(e, "ALTER TABLE errs.unsup: cannot add column 'd' with a DEFAULT value")
   }
 
   test("BASALT_CORRUPT_METADATA names the missing manifest list") {
