@@ -30,7 +30,8 @@ public final class OptionRegistry {
           ChangelogRetentionOptions.class,
           StreamOptions.class,
           UnreadableFileOptions.class,
-          LockOptions.class);
+          LockOptions.class,
+          MergeSchemaOptions.class);
 
   private OptionRegistry() {}
 
