@@ -43,4 +43,8 @@ public final class MergeSchemaOptions {
                   + " column (STRING data for an INT column) is cast to the column's type with"
                   + " CAST; a value that does not convert fails the write. Off, such a write"
                   + " fails before anything is written.");
+
+  /** The keys above; a CREATE TABLE AS SELECT keeps them as write options, not table options. */
+  public static final java.util.Set<String> KEYS =
+      java.util.Set.of(MERGE_SCHEMA.key(), TYPE_WIDENING.key(), EXPLICIT_CAST.key());
 }
