@@ -31,7 +31,9 @@ final class SessionOptionCheck {
           "paths",
           SupportsV1OverwriteWithSaveAsTable.OPTION_NAME,
           // read by the session extensions (HiveStyleDynamicPartitions), not by the table
-          "write.hive-style-dynamic-partition.enabled");
+          "write.hive-style-dynamic-partition.enabled",
+          // the DataFrame spelling of write.merge-schema, read by the session extensions
+          "mergeSchema");
 
   static final Set<String> IMPLEMENTED =
       OptionRegistry.all().stream().map(ConfigOption::key).collect(Collectors.toSet());

@@ -62,7 +62,9 @@ public class SparkTable
           TableCapability.OVERWRITE_DYNAMIC,
           TableCapability.TRUNCATE,
           TableCapability.STREAMING_WRITE,
-          TableCapability.MICRO_BATCH_READ);
+          TableCapability.MICRO_BATCH_READ,
+          // MERGE INTO adds source columns through alterTable when write.merge-schema is on
+          TableCapability.AUTOMATIC_SCHEMA_EVOLUTION);
 
   private final FileStoreTable table;
 

@@ -50,8 +50,12 @@ final class StagedTables {
   /** Where a re-created table is built, inside the database directory; not a table itself. */
   static final String STAGING_DIR = ".basalt-staging";
 
+  // the merge-schema switches of a CTAS/saveAsTable describe that write, as in Paimon
   private static final Set<String> TABLE_OPTIONS =
-      OptionRegistry.all().stream().map(ConfigOption::key).collect(Collectors.toSet());
+      OptionRegistry.all().stream()
+          .map(ConfigOption::key)
+          .filter(key -> !io.basalt.options.MergeSchemaOptions.KEYS.contains(key))
+          .collect(Collectors.toSet());
 
   private StagedTables() {}
 

@@ -31,7 +31,8 @@ public final class OptionRegistry {
           StreamOptions.class,
           UnreadableFileOptions.class,
           SchemaEvolutionOptions.class,
-          LockOptions.class);
+          LockOptions.class,
+          MergeSchemaOptions.class);
 
   private OptionRegistry() {}
 

@@ -10,6 +10,8 @@ import io.basalt.spark.extensions.rules.RepartitionLargeBlobScan;
 import io.basalt.spark.extensions.rules.ReplaceTableConstraintCheck;
 import io.basalt.spark.extensions.rules.RowTrackingColumnCheck;
 import io.basalt.spark.extensions.rules.SaveAsTableOverwrite;
+import io.basalt.spark.extensions.schema.MergeSchemaMarker;
+import io.basalt.spark.extensions.schema.MergeSchemaOnWrite;
 import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.SparkSessionExtensions;
 import org.apache.spark.sql.catalyst.parser.ParserInterface;
@@ -36,9 +38,10 @@ import scala.runtime.BoxedUnit;
  * NullKeyCheck}), the rule that routes appends to cross-partition upsert tables ({@link
  * CrossPartitionUpsertRouting}), a parser that accepts {@code SET
  * spark.paimon.<hyphenated-key>=value} as Paimon's docs write it ({@link BasaltSqlParser}), and the
- * incremental table-valued functions ({@link IncrementalTableFunctions}). {@link
- * RepartitionLargeBlobScan} runs on physical plans: as a query stage preparation rule under
- * adaptive execution and as a columnar rule otherwise, both after Spark inserted its exchanges.
+ * incremental table-valued functions ({@link IncrementalTableFunctions}), and schema evolution on
+ * write ({@link MergeSchemaMarker}, {@link MergeSchemaOnWrite}). {@link RepartitionLargeBlobScan}
+ * runs on physical plans: as a query stage preparation rule under adaptive execution and as a
+ * columnar rule otherwise, both after Spark inserted its exchanges.
  */
 public class BasaltSparkSessionExtensions
     extends AbstractFunction1<SparkSessionExtensions, BoxedUnit> {
@@ -108,6 +111,10 @@ public class BasaltSparkSessionExtensions
             return new CrossPartitionUpsertRouting(session);
           }
         });
+    extensions.injectHintResolutionRule(
+        ScalaInterop.<SparkSession, Rule<LogicalPlan>>function(MergeSchemaMarker::new));
+    extensions.injectResolutionRule(
+        ScalaInterop.<SparkSession, Rule<LogicalPlan>>function(MergeSchemaOnWrite::new));
     IncrementalTableFunctions.register(extensions);
     extensions.injectParser(
         new AbstractFunction2<SparkSession, ParserInterface, ParserInterface>() {

@@ -1,0 +1,99 @@
+package io.basalt.spark.extensions.schema;
+
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.spark.sql.catalyst.expressions.Alias;
+import org.apache.spark.sql.catalyst.expressions.Attribute;
+import org.apache.spark.sql.catalyst.expressions.Cast;
+import org.apache.spark.sql.catalyst.expressions.CreateNamedStruct;
+import org.apache.spark.sql.catalyst.expressions.Expression;
+import org.apache.spark.sql.catalyst.expressions.GetStructField;
+import org.apache.spark.sql.catalyst.expressions.If;
+import org.apache.spark.sql.catalyst.expressions.IsNull;
+import org.apache.spark.sql.catalyst.expressions.Literal;
+import org.apache.spark.sql.catalyst.expressions.NamedExpression;
+import org.apache.spark.sql.catalyst.expressions.NamedExpression$;
+import org.apache.spark.sql.types.DataType;
+import org.apache.spark.sql.types.DataTypes;
+import org.apache.spark.sql.types.StructField;
+import org.apache.spark.sql.types.StructType;
+import scala.Option;
+import scala.jdk.javaapi.CollectionConverters;
+
+/**
+ * Rewrites a write's columns into the (evolved) table's columns, in the table's order and by name:
+ * a column or struct field the data lacks becomes NULL, a struct is rebuilt field by field (a NULL
+ * struct stays NULL), and with explicit cast a value Spark would not store by itself is CAST. Other
+ * type differences are left to Spark's own write resolution, which runs next.
+ */
+final class WriteAlignment {
+  private final MergeSchemaSettings settings;
+  private final NameMatch names;
+
+  WriteAlignment(MergeSchemaSettings settings, NameMatch names) {
+    this.settings = settings;
+    this.names = names;
+  }
+
+  /** One named expression per column of {@code target}, computed from {@code data}. */
+  List<NamedExpression> align(List<Attribute> data, StructType target) {
+    List<NamedExpression> projection = new ArrayList<>();
+    for (StructField column : target.fields()) {
+      Expression value = null;
+      for (Attribute attribute : data) {
+        if (names.same(attribute.name(), column.name())) {
+          value = convert(attribute, attribute.dataType(), column.dataType());
+          break;
+        }
+      }
+      if (value == null) {
+        value = Literal.create(null, column.dataType());
+      }
+      projection.add(alias(value, column.name()));
+    }
+    return projection;
+  }
+
+  private Expression convert(Expression value, DataType from, DataType to) {
+    if (from.asNullable().equals(to.asNullable())) {
+      return value;
+    }
+    if (from instanceof StructType fromStruct && to instanceof StructType toStruct) {
+      return rebuild(value, fromStruct, toStruct);
+    }
+    if (settings.explicitCast()
+        && !Cast.canANSIStoreAssign(from, to)
+        && Cast.canAnsiCast(from, to)) {
+      return new Cast(
+          value, to, Option.empty(), org.apache.spark.sql.catalyst.expressions.EvalMode.ANSI());
+    }
+    return value;
+  }
+
+  private Expression rebuild(Expression value, StructType from, StructType to) {
+    List<Expression> children = new ArrayList<>();
+    for (StructField field : to.fields()) {
+      children.add(Literal.create(field.name(), DataTypes.StringType));
+      int index = names.indexOf(from, field.name());
+      if (index < 0) {
+        children.add(Literal.create(null, field.dataType()));
+      } else {
+        StructField source = from.fields()[index];
+        Expression child = new GetStructField(value, index, Option.apply(source.name()));
+        children.add(convert(child, source.dataType(), field.dataType()));
+      }
+    }
+    Expression struct = new CreateNamedStruct(CollectionConverters.asScala(children).toSeq());
+    return new If(new IsNull(value), Literal.create(null, struct.dataType()), struct);
+  }
+
+  static NamedExpression alias(Expression value, String name) {
+    return new Alias(
+        value,
+        name,
+        NamedExpression$.MODULE$.newExprId(),
+        CollectionConverters.asScala(List.<String>of()).toSeq(),
+        Option.empty(),
+        CollectionConverters.asScala(List.<String>of()).toSeq());
+  }
+}
