@@ -1,5 +1,6 @@
 package io.basalt.mergetree;
 
+import java.util.Arrays;
 import java.util.Comparator;
 import org.apache.spark.sql.catalyst.InternalRow;
 
@@ -46,7 +47,7 @@ final class RunTournament {
     this.rows = new InternalRow[size];
     this.keys = keys;
     this.versionOrder = versionOrder;
-    java.util.Arrays.fill(state, EXHAUSTED);
+    Arrays.fill(state, EXHAUSTED);
   }
 
   /** Sets the first row of a run (null when the run is empty) without replaying. */
