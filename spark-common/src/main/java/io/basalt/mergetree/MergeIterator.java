@@ -7,7 +7,6 @@ import io.basalt.utils.Closeables;
 import java.util.Comparator;
 import java.util.List;
 import java.util.NoSuchElementException;
-import java.util.PriorityQueue;
 import org.apache.spark.sql.catalyst.InternalRow;
 
 /**
@@ -17,17 +16,25 @@ import org.apache.spark.sql.catalyst.InternalRow;
  * must be sorted by key with every key at most once (as level-0 files and levels are). Memory is
  * one current row per run.
  *
+ * <p>The runs play in a {@link RunTournament} whose keys are held per run as primitives where the
+ * key type allows ({@link RunKeys}); the versions of one key stay where their runs are until the
+ * key's result has been handed out, so no row is copied and nothing is allocated per row.
+ *
  * <p>The returned row may be a run's own (reused) row or the merge function's view; it is valid
  * until the next call.
  */
 public final class MergeIterator implements CloseableIterator<InternalRow> {
   private final List<CloseableIterator<InternalRow>> runs;
-  private final PriorityQueue<Head> heap;
-  private final Comparator<InternalRow> keyOrder;
+  private final RunTournament tree;
   private final int kindIndex;
   private final boolean emitRetractions;
   private final MergeFunction mergeFunction;
-  private Head pending;
+  private final boolean[] mergedRuns;
+
+  /** The runs whose rows the last key used; they move on only at the next call. */
+  private final int[] taken;
+
+  private int takenCount;
   private InternalRow next;
   private long mergedRows;
 
@@ -77,20 +84,18 @@ public final class MergeIterator implements CloseableIterator<InternalRow> {
       boolean[] mergedRuns) {
     this.runs = runs;
     this.mergeFunction = mergeFunction;
-    this.keyOrder = layout.keyComparator();
     this.kindIndex = layout.kindIndex();
     this.emitRetractions = emitRetractions;
-    Comparator<Head> order =
-        Comparator.<Head, InternalRow>comparing(h -> h.row, keyOrder)
-            .thenComparing(h -> h.row, versionOrder);
-    this.heap = new PriorityQueue<>(Math.max(1, runs.size()), order);
+    this.mergedRuns = mergedRuns.clone();
+    this.taken = new int[runs.size()];
+    this.tree =
+        new RunTournament(runs.size(), RunKeys.of(layout.keyTypes(), runs.size()), versionOrder);
     try {
       for (int i = 0; i < runs.size(); i++) {
-        Head head = new Head(runs.get(i), mergedRuns[i]);
-        if (head.advance()) {
-          heap.add(head);
-        }
+        CloseableIterator<InternalRow> run = runs.get(i);
+        tree.initialize(i, run.hasNext() ? run.next() : null);
       }
+      tree.build();
     } catch (RuntimeException | Error e) {
       // the caller never gets this iterator to close: close every run (opened or not) here
       Closeables.closeAllAfter(e, runs);
@@ -108,58 +113,42 @@ public final class MergeIterator implements CloseableIterator<InternalRow> {
     if (next != null) {
       return true;
     }
-    Head candidate = null;
-    if (pending != null) {
-      // the row handed out last time belongs to this run; only now may it move on
-      candidate = advanceOrRequeue(pending);
-      pending = null;
-    }
-    while (candidate != null || !heap.isEmpty()) {
-      Head top = candidate != null ? candidate : heap.poll();
-      candidate = null;
+    while (true) {
+      moveTakenRunsOn();
+      int winner = tree.winner();
+      if (!tree.hasRow(winner)) {
+        return false;
+      }
       mergeFunction.reset();
-      mergeFunction.add(top.row);
-      while (!heap.isEmpty() && keyOrder.compare(heap.peek().row, top.row) == 0) {
-        // a newer version of the same key; the older row stays valid while the newer is added
-        Head newer = heap.poll();
-        if (newer.merged) {
+      mergeFunction.add(tree.row(winner));
+      taken[takenCount++] = winner;
+      while (tree.winnerKeyRepeats()) {
+        // a newer version of the same key; the older rows stay valid, their runs wait
+        tree.pop(winner);
+        winner = tree.winner();
+        if (mergedRuns[winner]) {
           mergeFunction.reset(); // a whole merged value: the older versions are in it already
         }
-        mergeFunction.add(newer.row);
+        mergeFunction.add(tree.row(winner));
+        taken[takenCount++] = winner;
         mergedRows++;
-        if (top.advance()) {
-          heap.add(top);
-        }
-        top = newer;
       }
-      // the newest row may be part of the result: its run moves on only at the next call
-      pending = top;
       InternalRow merged = mergeFunction.result();
       if (merged != null && (emitRetractions || RowKind.isAdd(merged.getByte(kindIndex)))) {
         next = merged;
         return true;
       }
-      candidate = advanceOrRequeue(pending);
-      pending = null;
     }
-    return false;
   }
 
-  /**
-   * Moves {@code head}'s run on. Returns the head when its new key is smaller than every key in the
-   * heap, so it is the next to merge without a round trip through the heap (the common case: long
-   * stretches of keys found in one run only); otherwise puts it back into the heap and returns
-   * null. Equal keys always go through the heap, which orders their versions.
-   */
-  private Head advanceOrRequeue(Head head) {
-    if (!head.advance()) {
-      return null;
+  /** The rows of the last key have been consumed: their runs move on to their next rows. */
+  private void moveTakenRunsOn() {
+    for (int i = 0; i < takenCount; i++) {
+      int run = taken[i];
+      CloseableIterator<InternalRow> rows = runs.get(run);
+      tree.replace(run, rows.hasNext() ? rows.next() : null);
     }
-    if (heap.isEmpty() || keyOrder.compare(head.row, heap.peek().row) < 0) {
-      return head;
-    }
-    heap.add(head);
-    return null;
+    takenCount = 0;
   }
 
   @Override
@@ -197,25 +186,5 @@ public final class MergeIterator implements CloseableIterator<InternalRow> {
         return newest;
       }
     };
-  }
-
-  /** A run and its current row. */
-  private static final class Head {
-    private final CloseableIterator<InternalRow> run;
-    private final boolean merged;
-    private InternalRow row;
-
-    Head(CloseableIterator<InternalRow> run, boolean merged) {
-      this.run = run;
-      this.merged = merged;
-    }
-
-    boolean advance() {
-      if (run.hasNext()) {
-        row = run.next();
-        return true;
-      }
-      return false;
-    }
   }
 }

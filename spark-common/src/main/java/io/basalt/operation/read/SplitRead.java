@@ -16,8 +16,11 @@ import io.basalt.index.DeletionVectorMeta;
 import io.basalt.index.IndexFilePaths;
 import io.basalt.manifest.DataFileMeta;
 import io.basalt.merge.MergeEngine;
+import io.basalt.merge.MergeFunction;
+import io.basalt.mergetree.IntervalPartition;
 import io.basalt.mergetree.KeyValueLayout;
 import io.basalt.mergetree.MergeIterator;
+import io.basalt.mergetree.SectionedMerge;
 import io.basalt.mergetree.SequenceOrder;
 import io.basalt.mergetree.compact.LevelSortedRun;
 import io.basalt.mergetree.compact.Levels;
@@ -28,11 +31,13 @@ import io.basalt.table.FileStoreTable;
 import io.basalt.utils.CloseableIterator;
 import java.io.Serializable;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.function.Function;
+import java.util.function.Supplier;
 import javax.annotation.Nullable;
 import org.apache.hadoop.fs.Path;
 import org.apache.spark.sql.catalyst.InternalRow;
@@ -43,7 +48,8 @@ import org.apache.spark.sql.types.StructType;
 /**
  * Reads the rows of a split as table rows restricted to a read schema. Append files and
  * raw-convertible splits are read file after file; other primary-key splits are merged by {@link
- * MergeIterator}. Rows are reused between calls.
+ * MergeIterator}, one key-range section of the bucket at a time ({@link IntervalPartition}). Rows
+ * are reused between calls.
  */
 public final class SplitRead implements Serializable {
   private static final long serialVersionUID = 1L;
@@ -127,7 +133,7 @@ public final class SplitRead implements Serializable {
           dataFiles(split),
           file -> open(split, file, readType, loadDeletionVector(file, deletionFiles)));
     }
-    MergeIterator merged = readKeyValues(split, false);
+    SectionedMerge merged = readKeyValues(split, false);
     DataType[] types = new DataType[readType.size()];
     for (int i = 0; i < types.length; i++) {
       types[i] = readType.fields()[i].dataType();
@@ -144,7 +150,7 @@ public final class SplitRead implements Serializable {
    * @param emitRetractions whether a key whose merged version is a retraction (-U/-D) yields it
    *     (change reads) or disappears (snapshot reads)
    */
-  public MergeIterator readKeyValues(DataSplit split, boolean emitRetractions) {
+  public SectionedMerge readKeyValues(DataSplit split, boolean emitRetractions) {
     KeyValueLayout layout = new KeyValueLayout(table.schema());
     SequenceOrder sequence = SequenceOrder.of(table.schema(), table.options(), table.name());
     MergeEngine mergeEngine = MergeEngine.of(table);
@@ -171,15 +177,26 @@ public final class SplitRead implements Serializable {
     for (DataFileMeta file : split.files()) {
       byName.put(file.fileName(), file);
     }
-    // the merge opens every run and closes them all if one fails to open
-    return new MergeIterator(
-        openRuns(
-            split, layout, kvType, name -> loadDeletionVector(byName.get(name), deletionFiles)),
-        layout,
-        sequence.comparator(layout, values),
-        mergeEngine.newMergeFunction(layout, values),
-        emitRetractions,
-        mergedRuns(split, layout));
+    Function<String, DeletionVector> deletionVectors =
+        name -> loadDeletionVector(byName.get(name), deletionFiles);
+    Comparator<InternalRow> versionOrder = sequence.comparator(layout, values);
+    // sections merge one after another, so they share one merge function
+    MergeFunction mergeFunction = mergeEngine.newMergeFunction(layout, values);
+    List<Supplier<MergeIterator>> sections = new ArrayList<>();
+    for (List<LevelSortedRun> section :
+        IntervalPartition.sections(sortedRuns(split, layout), layout.keyType())) {
+      // each section's merge opens its runs and closes them all if one fails to open
+      sections.add(
+          () ->
+              new MergeIterator(
+                  openRuns(split, section, kvType, deletionVectors),
+                  layout,
+                  versionOrder,
+                  mergeFunction,
+                  emitRetractions,
+                  mergedRuns(section)));
+    }
+    return new SectionedMerge(sections);
   }
 
   /**
@@ -187,15 +204,15 @@ public final class SplitRead implements Serializable {
    * #mergedRows()} counts the older versions the merge dropped so far.
    */
   public static final class MergedRows implements CloseableIterator<InternalRow> {
-    private final MergeIterator merged;
+    private final SectionedMerge merged;
     private final ProjectedRow view;
 
-    private MergedRows(MergeIterator merged, ProjectedRow view) {
+    private MergedRows(SectionedMerge merged, ProjectedRow view) {
       this.merged = merged;
       this.view = view;
     }
 
-    /** See {@link MergeIterator#mergedRows()}. */
+    /** See {@link SectionedMerge#mergedRows()}. */
     public long mergedRows() {
       return merged.mergedRows();
     }
@@ -234,8 +251,16 @@ public final class SplitRead implements Serializable {
       KeyValueLayout layout,
       StructType kvType,
       Function<String, DeletionVector> deletionVectors) {
+    return openRuns(split, sortedRuns(split, layout), kvType, deletionVectors);
+  }
+
+  private List<CloseableIterator<InternalRow>> openRuns(
+      DataSplit split,
+      List<LevelSortedRun> sortedRuns,
+      StructType kvType,
+      Function<String, DeletionVector> deletionVectors) {
     List<CloseableIterator<InternalRow>> runs = new ArrayList<>();
-    for (LevelSortedRun run : sortedRuns(split, layout)) {
+    for (LevelSortedRun run : sortedRuns) {
       runs.add(
           new ConcatIterator(
               run.run().files(),
@@ -257,7 +282,10 @@ public final class SplitRead implements Serializable {
    * older versions: the levels above 0 of a table with the {@code lookup} changelog producer.
    */
   public boolean[] mergedRuns(DataSplit split, KeyValueLayout layout) {
-    List<LevelSortedRun> runs = sortedRuns(split, layout);
+    return mergedRuns(sortedRuns(split, layout));
+  }
+
+  private boolean[] mergedRuns(List<LevelSortedRun> runs) {
     boolean[] merged = new boolean[runs.size()];
     if (LookupProducer.enabled(table.options())) {
       for (int i = 0; i < merged.length; i++) {
