@@ -18,6 +18,7 @@ public final class OptionRegistry {
           CrossPartitionOptions.class,
           ReadOptions.class,
           ManifestOptions.class,
+          PlanningOptions.class,
           CommitOptions.class,
           SnapshotOptions.class,
           TagOptions.class,

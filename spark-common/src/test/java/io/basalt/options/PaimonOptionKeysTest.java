@@ -57,7 +57,10 @@ class PaimonOptionKeysTest {
             // ... and Basalt's file lock and single-writer mode (docs/object-stores.md)
             "lock.file.dir",
             "lock.file.stale-after",
-            "commit.single-writer");
+            "commit.single-writer",
+            // the manifest cache: Paimon's catalog keys (CatalogOptions), read like table options
+            "cache-enabled",
+            "cache.manifest.max-memory");
     for (ConfigOption<?> option : OptionRegistry.all()) {
       if (!basaltOnly.contains(option.key())) {
         assertThat(PaimonOptionKeys.contains(option.key())).as(option.key()).isTrue();

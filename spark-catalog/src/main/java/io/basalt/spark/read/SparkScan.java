@@ -5,7 +5,6 @@ import io.basalt.manifest.DataFileMeta;
 import io.basalt.manifest.FileKind;
 import io.basalt.manifest.ManifestEntry;
 import io.basalt.operation.read.SplitRead;
-import io.basalt.operation.scan.ScanMetrics;
 import io.basalt.operation.scan.SplitPacker;
 import io.basalt.operation.scan.TableScan;
 import io.basalt.options.Options;
@@ -162,7 +161,12 @@ public final class SparkScan
 
   private TableScan.Plan plan() {
     if (plan == null) {
-      TableScan scan = table.newScan().withFilter(filter).withBucketFilter(bucketFilter);
+      TableScan scan =
+          table
+              .newScan()
+              .withFilter(filter)
+              .withBucketFilter(bucketFilter)
+              .withDriverManifestCache();
       // time travel: VERSION/TIMESTAMP AS OF pin the table through these read options
       table.timeTravelSnapshot().ifPresent(scan::withSnapshot);
       plan = ScanLimit.keep(scan.plan(), filter == null ? limit : -1);
@@ -352,18 +356,13 @@ public final class SparkScan
 
   @Override
   public CustomMetric[] supportedCustomMetrics() {
-    return new CustomMetric[] {
-      new ColumnarSplitsMetric(),
-      new MergedSplitsMetric(),
-      new RowsMergedMetric(),
-      new DeletedRowsSkippedMetric(),
-      new ParquetFilterMetrics.RowGroupsSkipped(),
-      new ParquetFilterMetrics.RowsSkipped(),
-      new PlanningMetrics.FilesPlanned(),
-      new PlanningMetrics.FilesSkipped(),
-      new PlanningMetrics.BucketsPruned(),
-      new PlanningMetrics.ManifestsSkipped()
-    };
+    return PlanningMetrics.withPlanning(
+        new ColumnarSplitsMetric(),
+        new MergedSplitsMetric(),
+        new RowsMergedMetric(),
+        new DeletedRowsSkippedMetric(),
+        new ParquetFilterMetrics.RowGroupsSkipped(),
+        new ParquetFilterMetrics.RowsSkipped());
   }
 
   /** What planning did, shown in the SQL UI and {@code QueryExecution} metrics. */
@@ -372,14 +371,7 @@ public final class SparkScan
     if (streaming) {
       return new CustomTaskMetric[0]; // each micro-batch plans its own splits, not this batch plan
     }
-    ScanMetrics metrics = plan().metrics();
-    return new CustomTaskMetric[] {
-      ColumnarSplitsMetric.taskValue(PlanningMetrics.FilesPlanned.NAME, metrics.filesPlanned()),
-      ColumnarSplitsMetric.taskValue(PlanningMetrics.FilesSkipped.NAME, metrics.filesSkipped()),
-      ColumnarSplitsMetric.taskValue(PlanningMetrics.BucketsPruned.NAME, metrics.bucketsSkipped()),
-      ColumnarSplitsMetric.taskValue(
-          PlanningMetrics.ManifestsSkipped.NAME, metrics.manifestsSkipped())
-    };
+    return PlanningMetrics.values(plan().metrics());
   }
 
   @Override

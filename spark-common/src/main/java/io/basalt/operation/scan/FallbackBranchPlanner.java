@@ -1,6 +1,7 @@
 package io.basalt.operation.scan;
 
 import io.basalt.data.BinaryRow;
+import io.basalt.manifest.ManifestCache;
 import io.basalt.manifest.ManifestEntry;
 import io.basalt.predicate.Predicate;
 import io.basalt.table.DataSplit;
@@ -24,18 +25,26 @@ final class FallbackBranchPlanner {
       FileStoreTable fallback,
       TableScan.Plan mainPlan,
       @Nullable Predicate filter,
-      @Nullable Predicate bucketFilter) {
+      @Nullable Predicate bucketFilter,
+      @Nullable ManifestCache cache) {
     Set<BinaryRow> complete = new HashSet<>();
     if (mainPlan.snapshot() != null) {
       // a partition counts as present even when the data filter skips all of its files
       Predicate partitionFilter = ScanFilters.split(filter, main.schema()).partition();
       for (ManifestEntry entry :
-          new TableScan(main).withFilter(partitionFilter).liveEntries(mainPlan.snapshot())) {
+          new TableScan(main)
+              .withFilter(partitionFilter)
+              .withManifestCache(cache)
+              .liveEntries(mainPlan.snapshot())) {
         complete.add(entry.partition());
       }
     }
     TableScan scan =
-        new TableScan(fallback).withFilter(filter).withBucketFilter(bucketFilter).withoutFallback();
+        new TableScan(fallback)
+            .withFilter(filter)
+            .withBucketFilter(bucketFilter)
+            .withManifestCache(cache)
+            .withoutFallback();
     fallback.timeTravelSnapshot().ifPresent(scan::withSnapshot);
     TableScan.Plan other = scan.plan();
     List<DataSplit> splits = new ArrayList<>(mainPlan.splits());
@@ -44,15 +53,7 @@ final class FallbackBranchPlanner {
         splits.add(split);
       }
     }
-    ScanMetrics a = mainPlan.metrics();
-    ScanMetrics b = other.metrics();
-    ScanMetrics metrics =
-        new ScanMetrics(
-            a.manifestsRead() + b.manifestsRead(),
-            a.manifestsSkipped() + b.manifestsSkipped(),
-            a.filesPlanned() + b.filesPlanned(),
-            a.filesSkipped() + b.filesSkipped(),
-            a.bucketsSkipped() + b.bucketsSkipped());
+    ScanMetrics metrics = mainPlan.metrics().plus(other.metrics());
     return new TableScan.Plan(mainPlan.snapshot(), splits, metrics);
   }
 }

@@ -9,9 +9,11 @@ import io.basalt.index.IndexFileMeta;
 import io.basalt.index.IndexManifestEntry;
 import io.basalt.index.IndexManifests;
 import io.basalt.manifest.DataFileMeta;
+import io.basalt.manifest.ManifestCache;
 import io.basalt.manifest.ManifestEntry;
 import io.basalt.manifest.ManifestFileMeta;
 import io.basalt.manifest.ManifestFiles;
+import io.basalt.manifest.ParallelManifestReader;
 import io.basalt.merge.MergeEngine;
 import io.basalt.options.TableOptions;
 import io.basalt.predicate.ColumnStatistics;
@@ -22,7 +24,6 @@ import io.basalt.schema.TableSchema;
 import io.basalt.snapshot.Snapshot;
 import io.basalt.table.DataSplit;
 import io.basalt.table.FileStoreTable;
-import io.basalt.utils.CloseableIterator;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -47,6 +48,7 @@ public final class TableScan {
   private boolean forCompaction;
   @Nullable private Predicate bucketFilter;
   private boolean fallback = true;
+  @Nullable private ManifestCache manifestCache;
 
   /** The name bucket predicates use for the bucket id (Paimon's metadata column). */
   public static final String BUCKET_COLUMN = "__paimon_bucket";
@@ -123,6 +125,23 @@ public final class TableScan {
     return this;
   }
 
+  /**
+   * Keeps decoded manifests in {@code cache} and takes them from there (null: decode every time).
+   * Planning reads the same manifests again and again, and they never change.
+   */
+  public TableScan withManifestCache(@Nullable ManifestCache cache) {
+    this.manifestCache = cache;
+    return this;
+  }
+
+  /**
+   * Uses the JVM's manifest cache as the table's {@code cache-enabled} and {@code
+   * cache.manifest.max-memory} say: for planning on the driver, which plans every query.
+   */
+  public TableScan withDriverManifestCache() {
+    return withManifestCache(ManifestReading.driverCache(table.options()));
+  }
+
   /** Plans this branch only, ignoring {@code scan.fallback-branch}. */
   TableScan withoutFallback() {
     this.fallback = false;
@@ -141,7 +160,10 @@ public final class TableScan {
     }
     return table
         .fallbackBranch()
-        .map(other -> FallbackBranchPlanner.merge(table, other, plan, filter, bucketFilter))
+        .map(
+            other ->
+                FallbackBranchPlanner.merge(
+                    table, other, plan, filter, bucketFilter, manifestCache))
         .orElse(plan);
   }
 
@@ -154,7 +176,7 @@ public final class TableScan {
                 ? table.latestSnapshot()
                 : Optional.of(table.snapshotManager().snapshot(snapshotId));
     if (snapshot.isEmpty()) {
-      return new Plan(null, List.of(), new ScanMetrics(0, 0, 0, 0, 0));
+      return new Plan(null, List.of(), new ScanMetrics(0, 0, 0, 0, 0, 0));
     }
     return new Planner(snapshot.get()).run();
   }
@@ -177,6 +199,7 @@ public final class TableScan {
     private final Map<Integer, Boolean> bucketMatches = new HashMap<>();
     private final java.util.Set<List<Object>> prunedBuckets = new java.util.HashSet<>();
     private long manifestsRead;
+    private long manifestsFromCache;
     private long manifestsSkipped;
 
     Planner(Snapshot snapshot) {
@@ -244,6 +267,7 @@ public final class TableScan {
       ScanMetrics metrics =
           new ScanMetrics(
               manifestsRead,
+              manifestsFromCache,
               manifestsSkipped,
               fileFilter.planned(),
               fileFilter.skipped(),
@@ -299,22 +323,27 @@ public final class TableScan {
       List<ManifestFileMeta> metas =
           new ArrayList<>(manifests.readManifestList(snapshot.baseManifestList(), context));
       metas.addAll(manifests.readManifestList(snapshot.deltaManifestList(), context));
+      List<String> toRead = new ArrayList<>();
       for (ManifestFileMeta meta : metas) {
-        if (!manifestMayMatch(meta)) {
+        if (manifestMayMatch(meta)) {
+          toRead.add(meta.fileName());
+        } else {
           manifestsSkipped++;
-          continue;
         }
-        manifestsRead++;
-        try (CloseableIterator<ManifestEntry> it =
-            manifests.readManifest(meta.fileName(), context)) {
-          while (it.hasNext()) {
-            ManifestEntry entry = it.next();
+      }
+      ParallelManifestReader reader =
+          new ParallelManifestReader(
+              manifests, context, ManifestReading.parallelism(table.options()), manifestCache);
+      // entryMatches and the fold run on this thread, in manifest order
+      reader.read(
+          toRead,
+          entry -> {
             if (entryMatches(entry)) {
               live.apply(entry);
             }
-          }
-        }
-      }
+          });
+      manifestsRead += reader.fromStorage();
+      manifestsFromCache += reader.fromCache();
       return live.entries();
     }
 
