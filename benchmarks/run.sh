@@ -3,7 +3,7 @@
 # Builds the benchmarks module (with spark-runtime and the modules it needs) and runs one
 # benchmark's main class with the JVM options Spark needs on Java 17.
 #
-#   benchmarks/run.sh [load-and-scan | upsert | bucket-join | cross-partition | changelog | peers | jmh]
+#   benchmarks/run.sh [load-and-scan | upsert | bucket-join | cross-partition | changelog | peers | planning | jmh]
 #                     [--rows N] [--reps K] [--warmups W] [--rounds R] [--parquet-only]
 #                     [--producers none,input] [--systems parquet,iceberg,delta,basalt,basalt-dv]
 #
@@ -17,6 +17,8 @@
 #   peers          io.basalt.benchmarks.PeerBenchmark: issue 19's workload on Parquet, Iceberg, Delta
 #                  and Basalt in one session, as ratios to Parquet in a markdown table (--systems:
 #                  which systems; default all five)
+#   planning       io.basalt.benchmarks.PlanningBenchmark: planning a 10,000-file table (cold and
+#                  warm manifest cache) against Spark listing the same files (--files, --buckets, --reps)
 #   jmh            JMH's own runner (org.openjdk.jmh.Main) over the micro-benchmarks in
 #                  io.basalt.benchmarks.jmh; the remaining arguments are JMH's (e.g. a name regex,
 #                  -f 1 -wi 3 -i 5 -prof gc)
@@ -45,8 +47,9 @@ case "$benchmark" in
   cross-partition) main_class=io.basalt.benchmarks.CrossPartitionBenchmark ;;
   changelog) main_class=io.basalt.benchmarks.ChangelogBenchmark ;;
   peers) main_class=io.basalt.benchmarks.PeerBenchmark ;;
+  planning) main_class=io.basalt.benchmarks.PlanningBenchmark ;;
   jmh) main_class=org.openjdk.jmh.Main ;;
-  *) die "unknown benchmark '$benchmark' (expected load-and-scan, upsert, bucket-join, cross-partition, changelog, peers or jmh)" ;;
+  *) die "unknown benchmark '$benchmark' (expected load-and-scan, upsert, bucket-join, cross-partition, changelog, peers, planning or jmh)" ;;
 esac
 
 # The root pom has no parent, so its first <version> is the project version.
