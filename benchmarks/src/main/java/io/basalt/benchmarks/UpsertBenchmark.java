@@ -45,7 +45,7 @@ public final class UpsertBenchmark {
   private static final String COMPACTED_TABLE = "paimon.bench.compacted";
   private static final String TABLE = "paimon.bench.t";
   private static final String SOURCE_VIEW = "bench_source";
-  private static final String BATCH_VIEW = "bench_batch";
+  private static final String BATCH_VIEW = UpsertBatches.VIEW;
   private static final String PARQUET_VIEW = "bench_parquet";
   private static final String PREVIOUS_VIEW = "bench_previous";
 
@@ -60,6 +60,7 @@ public final class UpsertBenchmark {
   private final Path parquetRoot;
   private final Report report;
   private final long rows;
+  private final UpsertBatches batches;
 
   private UpsertBenchmark(SparkSession spark, BenchmarkOptions options, Path workDir) {
     this.spark = spark;
@@ -67,6 +68,7 @@ public final class UpsertBenchmark {
     this.parquetRoot = workDir.resolve("parquet");
     this.report = new Report(System.out);
     this.rows = options.rows();
+    this.batches = new UpsertBatches(spark, rows);
   }
 
   /** Runs the benchmark; see {@link BenchmarkOptions#USAGE} for the arguments. */
@@ -86,7 +88,10 @@ public final class UpsertBenchmark {
     report.line(
         "Each round upserts %,d rows: %,d updated keys (10%%) + %,d new keys (2%%); %d round(s)"
             + " before the last scan.",
-        updatedKeys(1) + newKeys(), updatedKeys(1), newKeys(), options.rounds());
+        batches.updatedKeys(1) + batches.newKeys(),
+        batches.updatedKeys(1),
+        batches.newKeys(),
+        options.rounds());
     Harness.cached(Harness.generate(spark, rows), rows, "the source")
         .createOrReplaceTempView(SOURCE_VIEW);
     spark.table(SOURCE_VIEW).write().parquet(parquetDir(0).toString());
@@ -132,7 +137,7 @@ public final class UpsertBenchmark {
     report.line(
         "%n2. upsert round 1 (Basalt: INSERT INTO a freshly loaded table with default options;"
             + " Parquet: rewrite)");
-    Dataset<Row> batch = cacheBatch(1);
+    Dataset<Row> batch = batches.cache(1);
     Measurement[] m =
         compare(
             options.warmups(),
@@ -157,7 +162,7 @@ public final class UpsertBenchmark {
       List<Double> basaltMillis = new ArrayList<>();
       for (int round = 2; round <= rounds; round++) {
         int r = round;
-        Dataset<Row> batch = cacheBatch(r);
+        Dataset<Row> batch = batches.cache(r);
         parquetMillis.add(timeOnce(() -> upsertParquet(r)));
         Harness.deleteRecursively(parquetDir(r - 1));
         if (basalt()) {
@@ -273,45 +278,6 @@ public final class UpsertBenchmark {
     }
   }
 
-  /** Keys updated by {@code round}: those of the original rows with {@code id % 10 == k}. */
-  private long updatedKeys(int round) {
-    long k = (round - 1) % 10;
-    return rows > k ? (rows - k + 9) / 10 : 0;
-  }
-
-  /** Keys added by each round: the next 2% after the original rows and earlier rounds' keys. */
-  private long newKeys() {
-    return rows / 50;
-  }
-
-  /** Rows in the table after {@code round} rounds. */
-  private long rowsAfter(int round) {
-    return rows + round * newKeys();
-  }
-
-  /**
-   * The batch of {@code round}, cached and registered as {@link #BATCH_VIEW}: 10% of the original
-   * keys (a different tenth each round, up to ten rounds) with new values in every column, and 2%
-   * new keys.
-   */
-  private Dataset<Row> cacheBatch(int round) {
-    long k = (round - 1) % 10;
-    long firstNew = rows + (round - 1) * newKeys();
-    Dataset<Long> keys =
-        spark.range(k, rows, 10).union(spark.range(firstNew, firstNew + newKeys()));
-    Dataset<Row> batch =
-        keys.selectExpr(
-            "id",
-            String.format("CAST((id + %d) %% 100 AS INT) AS cat", round),
-            String.format("concat('name-', id, '-r%d') AS name", round),
-            String.format("CAST((id * 31 + %d) %% 100000 AS DOUBLE) / 100 AS amount", round),
-            String.format("timestamp_seconds(1700000000 + id %% 100000000 + %d) AS ts", round));
-    Dataset<Row> cached =
-        Harness.cached(batch, updatedKeys(round) + newKeys(), "the batch of round " + round);
-    cached.createOrReplaceTempView(BATCH_VIEW);
-    return cached;
-  }
-
   private Path parquetDir(int round) {
     return parquetRoot.resolve(round == 0 ? "base" : "round-" + round);
   }
@@ -359,12 +325,14 @@ public final class UpsertBenchmark {
   }
 
   /**
-   * {@code 'bucket' = '4'}, or what the environment variable {@code BASALT_BENCH_BUCKET} names;
-   * -1 leaves the option out, which makes the table a dynamic-bucket table.
+   * {@code 'bucket' = '4'}, or what the environment variable {@code BASALT_BENCH_BUCKET} names; -1
+   * leaves the option out, which makes the table a dynamic-bucket table.
    */
   private static String bucketProperty() {
     String bucket = System.getenv().getOrDefault("BASALT_BENCH_BUCKET", "4");
-    return "-1".equals(bucket.trim()) ? "" : ", 'bucket' = '" + Integer.parseInt(bucket.trim()) + "'";
+    return "-1".equals(bucket.trim())
+        ? ""
+        : ", 'bucket' = '" + Integer.parseInt(bucket.trim()) + "'";
   }
 
   private List<Row> scanParquet(int round) {
@@ -385,11 +353,11 @@ public final class UpsertBenchmark {
     List<Row> expected = Harness.sorted(scanParquet(round));
     long counted = Harness.totalCount(expected);
     check(
-        counted == rowsAfter(round),
+        counted == batches.rowsAfter(round),
         "Parquet after %s round(s) counted %s rows, expected %s",
         round,
         counted,
-        rowsAfter(round));
+        batches.rowsAfter(round));
     if (basalt()) {
       ResultCheck.sameAggregates(expected, Harness.sorted(scanBasalt(table)));
       ResultCheck.sameContents(contents(PARQUET_VIEW), contents(table));

@@ -1,15 +1,12 @@
 package io.basalt.operation.read;
 
-import io.basalt.BasaltException;
 import io.basalt.blob.BlobColumns;
-import io.basalt.casting.CastedRow;
 import io.basalt.changelog.LookupProducer;
 import io.basalt.data.ProjectedRow;
 import io.basalt.deletionvectors.BucketDeletionVectors;
 import io.basalt.deletionvectors.DeletionFile;
 import io.basalt.deletionvectors.DeletionVector;
 import io.basalt.deletionvectors.DeletionVectorIndexFile;
-import io.basalt.format.DataFileFormat;
 import io.basalt.format.ParquetRowReader;
 import io.basalt.fs.DataFilePaths;
 import io.basalt.index.DeletionVectorMeta;
@@ -25,7 +22,6 @@ import io.basalt.mergetree.SequenceOrder;
 import io.basalt.mergetree.compact.LevelSortedRun;
 import io.basalt.mergetree.compact.Levels;
 import io.basalt.schema.DataField;
-import io.basalt.schema.FileReadType;
 import io.basalt.table.DataSplit;
 import io.basalt.table.FileStoreTable;
 import io.basalt.utils.CloseableIterator;
@@ -59,9 +55,8 @@ public final class SplitRead implements Serializable {
   private final DataFilePaths dataPaths;
   private final List<String> blobColumns;
   private FileOpener opener = FileOpener.PARQUET_ROWS;
+  private final DataFileDecoder decoder;
   @Nullable private UnreadableFiles unreadable;
-  // the row types of the older schemas files were written with, by schema id
-  private transient Map<Long, StructType> olderSchemas;
 
   /**
    * Decodes one data file into rows of a schema (a subset of the file's columns, matched by field
@@ -85,6 +80,7 @@ public final class SplitRead implements Serializable {
     this.readType = withFieldIds(table, readType);
     this.dataPaths = table.dataFilePaths();
     this.blobColumns = BlobColumns.of(table.rowType(), table.options());
+    this.decoder = new DataFileDecoder(table);
   }
 
   private static StructType withFieldIds(FileStoreTable table, StructType readType) {
@@ -333,67 +329,7 @@ public final class SplitRead implements Serializable {
 
   private CloseableIterator<InternalRow> openFile(
       DataSplit split, DataFileMeta file, StructType schema) {
-    Path path = path(split, file);
-    // a file of an older schema is read with the types its columns had then, and converted
-    StructType fileType = fileReadType(file, schema);
-    CloseableIterator<InternalRow> rows;
-    try {
-      // the opener (maybe Spark's vectorized reader) decodes Parquet; ORC and Avro files, which a
-      // table has after 'file.format' changed or when Paimon wrote them, use the engine's readers
-      DataFileFormat format =
-          DataFileFormat.ofFileName(file.fileName()).orElse(DataFileFormat.PARQUET);
-      rows =
-          format == DataFileFormat.PARQUET
-              ? opener.open(table.fileIO().conf(), path, fileType)
-              : format.openRows(table.fileIO().conf(), path, fileType);
-    } catch (RuntimeException e) {
-      if (unreadable != null && unreadable.skip(table.fileIO(), path, e)) {
-        return CloseableIterator.of(List.of());
-      }
-      throw dataFileError(split, path, e);
-    }
-    if (unreadable != null) {
-      rows = unreadable.tolerant(rows, table.fileIO(), path);
-    }
-    if (fileType != schema) {
-      rows =
-          CastedRow.wrap(
-              rows, fileType, schema, "Data file " + path + " of table " + table.name() + ".");
-    }
-    return rows;
-  }
-
-  /** {@code schema} with the column types {@code file} was written with (itself if the same). */
-  private StructType fileReadType(DataFileMeta file, StructType schema) {
-    if (file.schemaId() == table.schema().id()) {
-      return schema;
-    }
-    if (olderSchemas == null) {
-      olderSchemas = new HashMap<>();
-    }
-    StructType written =
-        olderSchemas.computeIfAbsent(
-            file.schemaId(), id -> table.schemaManager().schema(id).rowType());
-    return FileReadType.of(schema, written);
-  }
-
-  /** An error opening a data file, naming the file, the snapshot and the fix. */
-  private BasaltException dataFileError(DataSplit split, Path path, RuntimeException e) {
-    String where = " of snapshot " + split.snapshotId() + " of table " + table.name();
-    for (Throwable cause = e; cause != null; cause = cause.getCause()) {
-      if (cause instanceof java.io.FileNotFoundException) {
-        return new BasaltException(
-            "Data file "
-                + path
-                + where
-                + " does not exist. The table's files are damaged: restore the file from a"
-                + " backup, or read an older snapshot with VERSION AS OF <id> (CALL sys.rollback"
-                + " moves the table back to it).",
-            e);
-      }
-    }
-    return new BasaltException(
-        "Failed to open data file " + path + where + ": " + e.getMessage(), e);
+    return decoder.open(split, file, path(split, file), schema, opener, unreadable);
   }
 
   @Nullable

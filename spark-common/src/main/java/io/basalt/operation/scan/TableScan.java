@@ -16,10 +16,7 @@ import io.basalt.manifest.ManifestFiles;
 import io.basalt.manifest.ParallelManifestReader;
 import io.basalt.merge.MergeEngine;
 import io.basalt.options.TableOptions;
-import io.basalt.predicate.ColumnStatistics;
 import io.basalt.predicate.Predicate;
-import io.basalt.predicate.StatsEvaluator;
-import io.basalt.predicate.ValueEvaluator;
 import io.basalt.schema.TableSchema;
 import io.basalt.snapshot.Snapshot;
 import io.basalt.table.DataSplit;
@@ -30,7 +27,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.function.Function;
 import javax.annotation.Nullable;
 
 /**
@@ -193,11 +189,8 @@ public final class TableScan {
     private final Snapshot snapshot;
     private final TableSchema schema = table.schema();
     private final ScanFilters filters = ScanFilters.split(filter, schema);
-    private final BucketSelection bucketSelection = BucketSelection.of(table, filter);
-    private final StatsView partitionStats = new StatsView(table.partitionType());
-    private final Map<BinaryRow, Boolean> partitionMatches = new HashMap<>();
-    private final Map<Integer, Boolean> bucketMatches = new HashMap<>();
-    private final java.util.Set<List<Object>> prunedBuckets = new java.util.HashSet<>();
+    private final PartitionBucketPruner pruner =
+        new PartitionBucketPruner(table, filter, filters, partition, bucket, bucketFilter);
     private long manifestsRead;
     private long manifestsFromCache;
     private long manifestsSkipped;
@@ -271,7 +264,7 @@ public final class TableScan {
               manifestsSkipped,
               fileFilter.planned(),
               fileFilter.skipped(),
-              fileFilter.bucketsSkipped() + prunedBuckets.size());
+              fileFilter.bucketsSkipped() + pruner.prunedBuckets());
       return new Plan(snapshot, splits, metrics);
     }
 
@@ -325,7 +318,7 @@ public final class TableScan {
       metas.addAll(manifests.readManifestList(snapshot.deltaManifestList(), context));
       List<String> toRead = new ArrayList<>();
       for (ManifestFileMeta meta : metas) {
-        if (manifestMayMatch(meta)) {
+        if (pruner.manifestMayMatch(meta)) {
           toRead.add(meta.fileName());
         } else {
           manifestsSkipped++;
@@ -334,80 +327,17 @@ public final class TableScan {
       ParallelManifestReader reader =
           new ParallelManifestReader(
               manifests, context, ManifestReading.parallelism(table.options()), manifestCache);
-      // entryMatches and the fold run on this thread, in manifest order
+      // the pruner and the fold run on this thread, in manifest order
       reader.read(
           toRead,
           entry -> {
-            if (entryMatches(entry)) {
+            if (pruner.entryMatches(entry)) {
               live.apply(entry);
             }
           });
       manifestsRead += reader.fromStorage();
       manifestsFromCache += reader.fromCache();
       return live.entries();
-    }
-
-    private boolean bucketMatches(int id) {
-      return bucketMatches.computeIfAbsent(
-          id,
-          b ->
-              StatsEvaluator.mayMatch(
-                  bucketFilter,
-                  name ->
-                      BUCKET_COLUMN.equals(name)
-                          ? new ColumnStatistics(b, b, 0L)
-                          : ColumnStatistics.UNKNOWN,
-                  1));
-    }
-
-    private boolean manifestMayMatch(ManifestFileMeta meta) {
-      if (bucketFilter != null && meta.minBucket() != null) {
-        Function<String, ColumnStatistics> range =
-            name ->
-                BUCKET_COLUMN.equals(name)
-                    ? new ColumnStatistics(meta.minBucket(), meta.maxBucket(), 0L)
-                    : ColumnStatistics.UNKNOWN;
-        if (!StatsEvaluator.mayMatch(bucketFilter, range, -1)) {
-          return false;
-        }
-      }
-      if (bucket != null
-          && meta.minBucket() != null
-          && (bucket < meta.minBucket() || bucket > meta.maxBucket())) {
-        return false;
-      }
-      if (filters.partition() == null || table.partitionType().isEmpty()) {
-        return true;
-      }
-      return StatsEvaluator.mayMatch(
-          filters.partition(), partitionStats.decode(meta.partitionStats()), -1);
-    }
-
-    private boolean entryMatches(ManifestEntry entry) {
-      if (bucket != null && entry.bucket() != bucket) {
-        return false;
-      }
-      if (bucketFilter != null && !bucketMatches(entry.bucket())) {
-        prunedBuckets.add(List.of(entry.partition(), entry.bucket()));
-        return false;
-      }
-      if (partition != null && !partition.equals(entry.partition())) {
-        return false;
-      }
-      // exact, not may-match: Spark drops partition filters from its plan (enforcesExactly), and
-      // overwrites and partition drops delete what this selects
-      if (filters.partition() != null
-          && !partitionMatches.computeIfAbsent(
-              entry.partition(),
-              p -> ValueEvaluator.test(filters.partition(), partitionStats.values(p)))) {
-        return false;
-      }
-      if (!bucketSelection.selects(entry.bucket(), entry.totalBuckets())) {
-        // no row of this bucket has a bucket-key value the filter allows
-        prunedBuckets.add(List.of(entry.partition(), entry.bucket()));
-        return false;
-      }
-      return true;
     }
   }
 }

@@ -1,34 +1,24 @@
 package io.basalt.operation.write;
 
-import io.basalt.blob.BlobColumns;
 import io.basalt.bucket.BucketFunction;
 import io.basalt.bucket.PostponedBucket;
 import io.basalt.changelog.ChangelogProducerGuard;
-import io.basalt.changelog.LookupProducer;
 import io.basalt.data.BinaryRow;
 import io.basalt.data.BinaryRowCodec;
 import io.basalt.data.ProjectedRow;
 import io.basalt.data.RowComparator;
 import io.basalt.data.RowKind;
 import io.basalt.data.TruncatedTimestampsRow;
-import io.basalt.deletionvectors.BucketDeletionVectors;
-import io.basalt.deletionvectors.DeletionVectorIndexFile;
-import io.basalt.fs.DataFilePaths;
 import io.basalt.index.IndexFileMeta;
-import io.basalt.index.IndexFilePaths;
-import io.basalt.merge.MergeEngine;
 import io.basalt.mergetree.KeyValueLayout;
-import io.basalt.mergetree.SequenceOrder;
 import io.basalt.options.ChangelogOptions;
 import io.basalt.options.CompactionSettings;
-import io.basalt.options.TableOptions;
 import io.basalt.rowtracking.RowTracking;
 import io.basalt.schema.TableSchema;
 import io.basalt.table.CommitMessage;
 import io.basalt.table.FileStoreTable;
 import io.basalt.utils.Check;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -43,15 +33,13 @@ import org.apache.spark.sql.catalyst.InternalRow;
 public final class TableWrite implements AutoCloseable {
   private final FileStoreTable table;
   private final WriteContext context;
-  private final DataFilePaths dataPaths;
   private final BucketState state;
   @Nullable private final KeyValueLayout layout;
   private final int configuredBuckets;
-  // the settings of the postponed bucket's writers: Paimon's file name prefix; null on other tables
-  @Nullable private final WriteContext postponedContext;
   private final Map<PartitionBucket, BucketWriter> writers = new LinkedHashMap<>();
   private final WriteMemory memory;
   private final WriteResources resources;
+  private final BucketWriterFactory factory;
 
   private final ProjectedRow partitionView;
   private final BinaryRowCodec partitionCodec;
@@ -66,13 +54,8 @@ public final class TableWrite implements AutoCloseable {
   private int lastWriterBucket;
   private long spilledBytesOfFinished;
   private final CompactionSettings compaction;
-  @Nullable private final Comparator<InternalRow> versionOrder;
-  @Nullable private final MergeEngine mergeEngine;
-  private final boolean inputChangelog;
   // full-compaction producer: full compactions come every commit unless delta-commits says else
   private final boolean fullCompactionChangelog;
-  @Nullable private CompactRewriter rewriter;
-  @Nullable private LookupPromotion promotion;
   // timestamps of precision below 6 are written in their precision, as Paimon reads them
   @Nullable private final TruncatedTimestampsRow truncatedTimestamps;
 
@@ -102,11 +85,6 @@ public final class TableWrite implements AutoCloseable {
         trackedRows
             ? WriteContext.of(table).withRowType(RowTracking.withTrackingColumns(table.rowType()))
             : WriteContext.of(table);
-    this.postponedContext =
-        PostponedBucket.isPostponed(table)
-            ? context.withDataFilePrefix(PostponedBucket.newWriterPrefix())
-            : null;
-    this.dataPaths = table.dataFilePaths();
     this.memory = new WriteMemory(context.writeBufferSize(), writers.values());
     this.resources = new WriteResources(memory.pool(), new CompactionThread(table.name()));
     this.state =
@@ -114,15 +92,7 @@ public final class TableWrite implements AutoCloseable {
             table, baseSnapshotId, overwrite, PostponedBucket.isPostponed(table) && fixedBuckets);
     this.layout = table.hasPrimaryKey() ? new KeyValueLayout(table.schema()) : null;
     this.compaction = CompactionSettings.of(table.options());
-    this.versionOrder =
-        layout == null
-            ? null
-            : SequenceOrder.of(table.schema(), table.options(), table.name())
-                .comparator(layout, table.schema().fields());
-    this.mergeEngine = layout == null ? null : MergeEngine.of(table);
-    this.inputChangelog =
-        layout != null
-            && ChangelogOptions.INPUT.equals(ChangelogProducerGuard.producer(table.options()));
+    this.factory = new BucketWriterFactory(table, context, state, layout, compaction, resources);
     this.fullCompactionChangelog =
         layout != null
             && ChangelogOptions.FULL_COMPACTION.equals(
@@ -133,7 +103,7 @@ public final class TableWrite implements AutoCloseable {
     this.partitionView = RowProjections.projection(schema, schema.partitionKeys());
     this.partitionCodec = new BinaryRowCodec(table.partitionType());
     this.partitionOrder = new RowComparator(RowProjections.types(schema, schema.partitionKeys()));
-    if (configuredBuckets > 0 || postponedContext != null) {
+    if (configuredBuckets > 0 || PostponedBucket.isPostponed(table)) {
       this.bucketKeyView = RowProjections.projection(schema, table.bucketKeys());
       // the fields carry their timestamp precisions, which decide the hashed bytes
       this.bucketKeyCodec =
@@ -237,104 +207,9 @@ public final class TableWrite implements AutoCloseable {
   }
 
   private BucketWriter newWriter(BinaryRow partition, int bucket, boolean shared) {
-    boolean compacts = !compaction.writeOnly() && !shared;
-    long firstSequence = state.nextSequence(partition, bucket);
-    BucketWriter writer =
-        bucket == PostponedBucket.BUCKET
-            ? postponedWriter(partition, firstSequence)
-            : layout == null
-                ? new AppendBucketWriter(
-                    context,
-                    target(partition, bucket),
-                    state.files(partition, bucket),
-                    firstSequence,
-                    compaction.writeOnly() ? null : new AppendCompactRewriter(table),
-                    compaction,
-                    RowTracking.enabled(table.options()),
-                    BlobColumns.of(table.rowType(), table.options()),
-                    BlobColumns.targetFileSize(table.options()))
-                : new KeyValueBucketWriter(
-                    context,
-                    layout,
-                    versionOrder,
-                    mergeEngine,
-                    compaction,
-                    compacts ? rewriter() : null,
-                    target(partition, bucket),
-                    state.files(partition, bucket),
-                    firstSequence,
-                    table.name(),
-                    shared ? sharedLookupMode(partition, bucket) : lookupMode(partition, bucket),
-                    inputChangelog,
-                    resources);
+    BucketWriter writer = factory.newWriter(partition, bucket, shared ? dynamicBuckets : null);
     writers.put(new PartitionBucket(partition, bucket), writer);
     return writer;
-  }
-
-  /**
-   * A writer of the postponed bucket: it only flushes sorted runs to level 0, since the rows are
-   * compacted into their real buckets later. Sequence numbers continue after the partition's
-   * postponed files, so that compaction merges the versions of a key in write order.
-   */
-  private BucketWriter postponedWriter(BinaryRow partition, long firstSequence) {
-    return new KeyValueBucketWriter(
-        postponedContext,
-        layout,
-        versionOrder,
-        mergeEngine,
-        compaction,
-        null,
-        target(partition, PostponedBucket.BUCKET),
-        List.of(),
-        firstSequence,
-        table.name(),
-        null,
-        inputChangelog,
-        resources);
-  }
-
-  @Nullable
-  private KeyValueBucketWriter.LookupMode sharedLookupMode(BinaryRow partition, int bucket) {
-    if (lookupMode(partition, bucket) != null) {
-      throw dynamicBuckets.foreignBucketNeedsLookup(bucket);
-    }
-    return null;
-  }
-
-  @Nullable
-  private KeyValueBucketWriter.LookupMode lookupMode(BinaryRow partition, int bucket) {
-    boolean vectors = table.options().get(TableOptions.DELETION_VECTORS_ENABLED);
-    boolean changelog = LookupProducer.enabled(table.options());
-    if (!(vectors || mergeEngine.hidesLevel0() || changelog) || compaction.writeOnly()) {
-      return null;
-    }
-    if (promotion == null) {
-      promotion = new LookupPromotion(table, layout, versionOrder);
-    }
-    if (!vectors) {
-      return new KeyValueBucketWriter.LookupMode(null, promotion);
-    }
-    return new KeyValueBucketWriter.LookupMode(
-        new BucketDeletionVectors(
-            new DeletionVectorIndexFile(
-                table.fileIO(),
-                new IndexFilePaths(table.paths()),
-                BucketDeletionVectors.ONE_FILE_PER_BUCKET),
-            state.deletionVectorFiles(partition, bucket),
-            table.options().get(TableOptions.DELETION_VECTORS_BITMAP64)),
-        promotion);
-  }
-
-  private KeyValueBucketWriter.Target target(BinaryRow partition, int bucket) {
-    return new KeyValueBucketWriter.Target(
-        partition, bucket, state.totalBuckets(partition), dataPaths.bucketDir(partition, bucket));
-  }
-
-  private CompactRewriter rewriter() {
-    if (rewriter == null) {
-      rewriter = new CompactRewriter(table);
-    }
-    return rewriter;
   }
 
   /** How often a full buffer forced a spill or a flush before the end of the write. */
