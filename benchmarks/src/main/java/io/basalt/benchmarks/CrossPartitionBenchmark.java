@@ -2,23 +2,23 @@ package io.basalt.benchmarks;
 
 import static io.basalt.benchmarks.Harness.check;
 
-import java.nio.file.Path;
 import java.util.List;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
 
 /**
- * Times the cost of a cross-partition upsert table's key lookup: one upsert of N/10 rows, a fifth of
- * whose keys move to another partition, into a table of N rows keyed by {@code id} alone (a
+ * Times the cost of a cross-partition upsert table's key lookup: one upsert of N/10 rows, a fifth
+ * of whose keys move to another partition, into a table of N rows keyed by {@code id} alone (a
  * cross-partition upsert table: the write joins its rows with every key of the table), against the
  * same upsert into the same table keyed by {@code (dt, id)} (the HASH index alone; there the moving
- * rows become new keys). Both tables are dynamic-bucket tables over 10 partitions, dropped,
- * created and loaded untimed before every run; runs alternate between the two. See {@code
+ * rows become new keys). Both tables are dynamic-bucket tables over 10 partitions, dropped, created
+ * and loaded untimed before every run; runs alternate between the two. See {@code
  * benchmarks/README.md}.
  */
 public final class CrossPartitionBenchmark {
   private static final int PARTITIONS = 10;
-  private static final String COLUMNS = "(id BIGINT NOT NULL, dt STRING, name STRING, amount DOUBLE)";
+  private static final String COLUMNS =
+      "(id BIGINT NOT NULL, dt STRING, name STRING, amount DOUBLE)";
 
   private final SparkSession spark;
   private final BenchmarkOptions options;
