@@ -2,14 +2,10 @@ package io.basalt.spark;
 
 import io.basalt.BasaltException;
 import io.basalt.fs.FileIO;
-import io.basalt.schema.TableSchema;
 import io.basalt.spark.functions.BucketFunctions;
 import io.basalt.spark.procedures.Procedures;
 import io.basalt.spark.systables.SystemTables;
 import io.basalt.table.FileStoreTable;
-import io.basalt.table.TableNotFoundException;
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -55,18 +51,17 @@ public class SparkCatalog
   /** Catalog option: a catalog without warehouse that only loads tables by path. */
   static final String PATH_ONLY = "path-only";
 
-  /** How often an ALTER TABLE that loses the race for the next schema id starts again. */
-  private static final int ALTER_ATTEMPTS = 5;
-
   private String name;
   private Warehouse warehouse;
   private FileIO fileIO;
+  private CatalogTables tables;
 
   @Override
   public void initialize(String catalogName, CaseInsensitiveStringMap options) {
     this.name = catalogName;
     this.fileIO = FileIO.hadoop(SparkSession.active().sessionState().newHadoopConf());
     if (options.getBoolean(PATH_ONLY, false)) {
+      this.tables = new CatalogTables(fileIO, null);
       return;
     }
     String location = options.get(WAREHOUSE);
@@ -78,6 +73,7 @@ public class SparkCatalog
     }
     Path path = new Path(location);
     this.warehouse = new Warehouse(fileIO, fileIO.fileSystem(path).makeQualified(path));
+    this.tables = new CatalogTables(fileIO, warehouse);
     warehouse.createDatabase(DEFAULT_DATABASE);
   }
 
@@ -181,9 +177,7 @@ public class SparkCatalog
   @Override
   public Table loadTable(Identifier ident, String version) throws NoSuchTableException {
     TableName parsed = TableName.parse(ident, tableExists(ident));
-    FileStoreTable table =
-        loadFileStoreTable(parsed.systemTable() == null ? ident : parsed.dataTable(), false);
-    return TimeTravelTables.atVersion(table, parsed, version);
+    return TimeTravelTables.atVersion(tables.loadForTimeTravel(ident, parsed), parsed, version);
   }
 
   /**
@@ -193,9 +187,7 @@ public class SparkCatalog
   @Override
   public Table loadTable(Identifier ident, long timestamp) throws NoSuchTableException {
     TableName parsed = TableName.parse(ident, tableExists(ident));
-    FileStoreTable table =
-        loadFileStoreTable(parsed.systemTable() == null ? ident : parsed.dataTable(), false);
-    return TimeTravelTables.atTimestamp(table, parsed, timestamp);
+    return TimeTravelTables.atTimestamp(tables.loadForTimeTravel(ident, parsed), parsed, timestamp);
   }
 
   /**
@@ -205,58 +197,7 @@ public class SparkCatalog
    * @throws BasaltException naming the existing branches when the branch does not exist
    */
   public FileStoreTable loadFileStoreTable(Identifier ident) throws NoSuchTableException {
-    return loadFileStoreTable(ident, true);
-  }
-
-  /**
-   * @param checkLatest whether to check the latest snapshot's schema; time travel does not read the
-   *     latest snapshot, so a damaged latest snapshot must not stop it from reading an older one
-   */
-  private FileStoreTable loadFileStoreTable(Identifier ident, boolean checkLatest)
-      throws NoSuchTableException {
-    TableName parsed = TableName.parse(ident, tableExists(ident));
-    if (parsed.systemTable() != null) {
-      throw new NoSuchTableException(ident);
-    }
-    if (parsed.branch() != null) {
-      FileStoreTable table = loadBaseTable(parsed.base(), checkLatest);
-      FileStoreTable branch = table.switchToBranch(parsed.branch());
-      return checkLatest ? LatestSchemaCheck.check(branch) : branch;
-    }
-    return loadBaseTable(ident, checkLatest);
-  }
-
-  private FileStoreTable loadBaseTable(Identifier ident, boolean checkLatest)
-      throws NoSuchTableException {
-    if (isPathIdentifier(ident)) {
-      Path path = new Path(ident.name());
-      try {
-        FileStoreTable table = FileStoreTable.load(fileIO, path, path.getName());
-        // a DataFrame read whose time-travel options select an older schema (see SparkSource)
-        Long schemaId = SparkSource.schemaIdOf(ident);
-        return schemaId == null || schemaId == table.schema().id()
-            ? table
-            : table.copyWithSchema(table.schemaManager().schema(schemaId));
-      } catch (TableNotFoundException e) {
-        // Spark's TABLE_OR_VIEW_NOT_FOUND would name an internal `__path__` namespace
-        throw new BasaltException(
-            String.format(
-                "No Basalt or Paimon table at path %s: it has no 'schema' directory. Fix: give"
-                    + " the table's own directory (<warehouse>/<db>.db/<table>), or create the"
-                    + " table first with CREATE TABLE.",
-                path),
-            e);
-      }
-    }
-    if (ident.namespace().length != 1) {
-      throw new NoSuchTableException(ident);
-    }
-    try {
-      FileStoreTable table = FileStoreTable.load(fileIO, tablePath(ident), tableName(ident));
-      return checkLatest ? LatestSchemaCheck.check(table) : table;
-    } catch (TableNotFoundException e) {
-      throw new NoSuchTableException(ident);
-    }
+    return tables.load(ident, true);
   }
 
   @Override
@@ -264,21 +205,7 @@ public class SparkCatalog
       Identifier ident, StructType schema, Transform[] partitions, Map<String, String> properties)
       throws TableAlreadyExistsException, NoSuchNamespaceException {
     checkNamespace(ident.namespace());
-    if (tableExists(ident)) {
-      throw new TableAlreadyExistsException(ident);
-    }
-    TableSchema tableSchema =
-        CreateTableSchemas.fromSpark(tableName(ident), schema, partitions, properties);
-    FileStoreTable table;
-    try {
-      table = FileStoreTable.create(fileIO, tablePath(ident), tableName(ident), tableSchema);
-    } catch (BasaltException e) {
-      if (tableExists(ident)) {
-        throw new TableAlreadyExistsException(ident);
-      }
-      throw e;
-    }
-    return new SparkTable(table);
+    return new SparkTable(tables.create(ident, schema, partitions, properties));
   }
 
   // Spark 4.1 passes PRIMARY KEY and other constraints only through the TableInfo forms
@@ -357,60 +284,23 @@ public class SparkCatalog
    */
   @Override
   public Table alterTable(Identifier ident, TableChange... changes) throws NoSuchTableException {
-    for (int attempt = 0; attempt < ALTER_ATTEMPTS; attempt++) {
-      FileStoreTable table = loadFileStoreTable(ident);
-      TableSchema next = AlterTableSchemas.apply(table, changes);
-      if (table.schemaManager().tryCommit(next)) {
-        return new SparkTable(table.copyWithSchema(next));
-      }
-    }
-    throw new BasaltException(
-        "Table "
-            + tableName(ident)
-            + " was altered concurrently "
-            + ALTER_ATTEMPTS
-            + " times while this ALTER TABLE ran; nothing was changed. Fix: retry the ALTER"
-            + " TABLE.");
+    return new SparkTable(tables.alter(ident, changes));
   }
 
   @Override
   public boolean dropTable(Identifier ident) {
-    if (!tableExists(ident)) {
-      return false;
-    }
-    return fileIO.delete(tablePath(ident), true);
+    return tables.drop(ident);
   }
 
   @Override
   public void renameTable(Identifier from, Identifier to)
       throws NoSuchTableException, TableAlreadyExistsException {
-    if (!tableExists(from)) {
-      throw new NoSuchTableException(from);
-    }
-    if (tableExists(to)) {
-      throw new TableAlreadyExistsException(to);
-    }
-    Path target = tablePath(to);
-    try {
-      if (!fileIO.fileSystem(target).rename(tablePath(from), target)) {
-        throw new BasaltException(
-            "Failed to rename table " + tableName(from) + " to " + tableName(to));
-      }
-    } catch (IOException e) {
-      throw new UncheckedIOException("Failed to rename " + tablePath(from) + " to " + target, e);
-    }
-  }
-
-  private static boolean isPathIdentifier(Identifier ident) {
-    return ident.namespace().length >= 1 && PATH_NAMESPACE.equals(ident.namespace()[0]);
+    tables.rename(from, to);
   }
 
   @Override
   public boolean tableExists(Identifier ident) {
-    if (isPathIdentifier(ident)) {
-      return fileIO.exists(new Path(new Path(ident.name()), "schema"));
-    }
-    return ident.namespace().length == 1 && fileIO.exists(new Path(tablePath(ident), "schema"));
+    return tables.exists(ident);
   }
 
   // ---- functions and procedures -----------------------------------------------------------
@@ -459,11 +349,11 @@ public class SparkCatalog
 
   /** The directory of table {@code ident}. */
   public Path tablePath(Identifier ident) {
-    return warehouse.tablePath(ident.namespace()[0], ident.name());
+    return tables.tablePath(ident);
   }
 
   private static String tableName(Identifier ident) {
-    return String.join(".", ident.namespace()) + "." + ident.name();
+    return CatalogTables.tableName(ident);
   }
 
   private void checkNamespace(String[] namespace) throws NoSuchNamespaceException {

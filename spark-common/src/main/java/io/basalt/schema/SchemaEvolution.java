@@ -1,5 +1,10 @@
 package io.basalt.schema;
 
+import static io.basalt.schema.StructPaths.display;
+import static io.basalt.schema.StructPaths.indexOf;
+import static io.basalt.schema.StructPaths.last;
+import static io.basalt.schema.StructPaths.replace;
+
 import io.basalt.BasaltException;
 import io.basalt.casting.TypeCasts;
 import io.basalt.casting.ValueCasts;
@@ -8,7 +13,6 @@ import io.basalt.options.SchemaEvolutionOptions;
 import io.basalt.options.TableOptions;
 import io.basalt.schema.SchemaChange.AddColumn;
 import io.basalt.schema.SchemaChange.DropColumn;
-import io.basalt.schema.SchemaChange.Position;
 import io.basalt.schema.SchemaChange.RenameColumn;
 import io.basalt.schema.SchemaChange.UpdateColumnComment;
 import io.basalt.schema.SchemaChange.UpdateColumnNullability;
@@ -21,9 +25,7 @@ import java.util.List;
 import java.util.Set;
 import java.util.function.UnaryOperator;
 import javax.annotation.Nullable;
-import org.apache.spark.sql.types.ArrayType;
 import org.apache.spark.sql.types.DataType;
-import org.apache.spark.sql.types.MapType;
 import org.apache.spark.sql.types.Metadata;
 import org.apache.spark.sql.types.MetadataBuilder;
 import org.apache.spark.sql.types.StructField;
@@ -45,12 +47,14 @@ public final class SchemaEvolution {
   private final TableSchema current;
   private final String table;
   private final Set<String> optionColumns;
+  private final StructPaths paths;
   private StructType columns;
   private int highestFieldId;
 
   private SchemaEvolution(TableSchema current, String table) {
     this.current = current;
     this.table = table;
+    this.paths = new StructPaths(table);
     this.columns = current.rowType();
     this.highestFieldId = current.highestFieldId();
     this.optionColumns = new HashSet<>();
@@ -131,7 +135,7 @@ public final class SchemaEvolution {
           DataType type = SchemaFactory.assignIds(add.type(), nextId);
           highestFieldId = nextId[0] - 1;
           StructField field = new StructField(name, type, true, metadata(id, add.comment()));
-          return insert(struct, field, add.position(), column);
+          return paths.insert(struct, field, add.position(), column);
         });
   }
 
@@ -142,7 +146,7 @@ public final class SchemaEvolution {
     updateParent(
         rename.path(),
         struct -> {
-          int index = existing(struct, rename.path());
+          int index = paths.existing(struct, rename.path());
           if (indexOf(struct, rename.newName()) >= 0) {
             throw error(
                 "Cannot rename column '%s' of table %s to '%s': a column of that name exists."
@@ -163,7 +167,7 @@ public final class SchemaEvolution {
     updateParent(
         drop.path(),
         struct -> {
-          int index = existing(struct, drop.path());
+          int index = paths.existing(struct, drop.path());
           List<StructField> kept = new ArrayList<>(Arrays.asList(struct.fields()));
           kept.remove(index);
           if (drop.path().size() > 1 && kept.isEmpty()) {
@@ -262,7 +266,7 @@ public final class SchemaEvolution {
     updateParent(
         move.path(),
         struct -> {
-          int index = existing(struct, move.path());
+          int index = paths.existing(struct, move.path());
           StructField field = struct.fields()[index];
           if (field.name().equals(move.position().after())) {
             throw error(
@@ -271,7 +275,7 @@ public final class SchemaEvolution {
           }
           List<StructField> rest = new ArrayList<>(Arrays.asList(struct.fields()));
           rest.remove(index);
-          return insert(
+          return paths.insert(
               new StructType(rest.toArray(new StructField[0])), field, move.position(), column);
         });
   }
@@ -280,94 +284,12 @@ public final class SchemaEvolution {
 
   /** Rewrites the struct that holds the last element of {@code path}. */
   private void updateParent(List<String> path, UnaryOperator<StructType> op) {
-    columns = updateParent(columns, path, 0, op);
-  }
-
-  private StructType updateParent(
-      StructType struct, List<String> path, int depth, UnaryOperator<StructType> op) {
-    if (depth == path.size() - 1) {
-      return op.apply(struct);
-    }
-    int index = existing(struct, path.subList(0, depth + 1));
-    StructField parent = struct.fields()[index];
-    DataType updated = updateNested(parent.dataType(), path, depth + 1, op);
-    return replace(
-        struct,
-        index,
-        new StructField(parent.name(), updated, parent.nullable(), parent.metadata()));
-  }
-
-  /**
-   * Rewrites the struct {@code path} reaches inside {@code type}, stepping through ARRAY ({@code
-   * element}) and MAP ({@code key}, {@code value}) wrappers as Paimon names them.
-   */
-  private DataType updateNested(
-      DataType type, List<String> path, int depth, UnaryOperator<StructType> op) {
-    if (type instanceof StructType nested) {
-      return updateParent(nested, path, depth, op);
-    }
-    String step = path.get(depth);
-    if (depth < path.size() - 1) {
-      if (type instanceof ArrayType array && step.equals("element")) {
-        return new ArrayType(
-            updateNested(array.elementType(), path, depth + 1, op), array.containsNull());
-      } else if (type instanceof MapType map && step.equals("value")) {
-        return new MapType(
-            map.keyType(),
-            updateNested(map.valueType(), path, depth + 1, op),
-            map.valueContainsNull());
-      }
-    }
-    throw error(
-        "Column '%s' of table %s has type %s, not a struct, so it has no field '%s'. Fix: name a"
-            + " struct field (an ARRAY's struct elements are '%s.element.<field>', a MAP's struct"
-            + " values '%s.value.<field>').",
-        display(path.subList(0, depth)),
-        table,
-        type.sql(),
-        step,
-        display(path.subList(0, depth)),
-        display(path.subList(0, depth)));
+    columns = paths.updateParent(columns, path, op);
   }
 
   /** Rewrites the field {@code path} names. */
   private void updateField(List<String> path, UnaryOperator<StructField> op) {
-    updateParent(
-        path,
-        struct -> {
-          int index = existing(struct, path);
-          return replace(struct, index, op.apply(struct.fields()[index]));
-        });
-  }
-
-  private int existing(StructType struct, List<String> path) {
-    int index = indexOf(struct, last(path));
-    if (index < 0) {
-      throw error(
-          "Column '%s' does not exist in table %s; its columns are %s.",
-          display(path), table, String.join(", ", struct.fieldNames()));
-    }
-    return index;
-  }
-
-  private StructType insert(
-      StructType struct, StructField field, @Nullable Position position, String column) {
-    List<StructField> fields = new ArrayList<>(Arrays.asList(struct.fields()));
-    if (position == null) {
-      fields.add(field);
-    } else if (position.first()) {
-      fields.add(0, field);
-    } else {
-      int after = indexOf(struct, position.after());
-      if (after < 0) {
-        throw error(
-            "Cannot place column '%s' of table %s after '%s': no such column; the columns are"
-                + " %s.",
-            column, table, position.after(), String.join(", ", struct.fieldNames()));
-      }
-      fields.add(after + 1, field);
-    }
-    return new StructType(fields.toArray(new StructField[0]));
+    columns = paths.updateField(columns, path, op);
   }
 
   private void checkNotKey(List<String> path, String action) {
@@ -435,30 +357,6 @@ public final class SchemaEvolution {
       builder.putString(TypeJson.COMMENT_KEY, comment);
     }
     return builder.build();
-  }
-
-  private static StructType replace(StructType struct, int index, StructField field) {
-    StructField[] fields = struct.fields().clone();
-    fields[index] = field;
-    return new StructType(fields);
-  }
-
-  private static int indexOf(StructType struct, String name) {
-    String[] names = struct.fieldNames();
-    for (int i = 0; i < names.length; i++) {
-      if (names[i].equals(name)) {
-        return i;
-      }
-    }
-    return -1;
-  }
-
-  private static String last(List<String> path) {
-    return path.get(path.size() - 1);
-  }
-
-  private static String display(List<String> path) {
-    return String.join(".", path);
   }
 
   private static BasaltException error(String template, Object... args) {

@@ -1,10 +1,8 @@
 package io.basalt.spark.read;
 
-import io.basalt.blob.BlobColumns;
 import io.basalt.manifest.DataFileMeta;
 import io.basalt.manifest.FileKind;
 import io.basalt.manifest.ManifestEntry;
-import io.basalt.operation.read.SplitRead;
 import io.basalt.operation.scan.SplitPacker;
 import io.basalt.operation.scan.TableScan;
 import io.basalt.options.Options;
@@ -47,16 +45,8 @@ import org.apache.spark.sql.types.StructType;
  * once, on first use, and is pinned to the snapshot that was latest then, or to the one the
  * time-travel read options select.
  *
- * <p>The scan is <b>columnar</b> when every split is raw convertible (no key can occur twice, no
- * retraction: its files are read as they are) and Spark's vectorized Parquet reader handles the
- * read schema in this session; its splits are then read as {@code ColumnarBatch}es by {@link
- * VectorizedSplitReader}, deletion vectors (which keep every split of their tables raw convertible)
- * applied as a row filter on the batches. Spark cannot mix row and columnar partitions in one scan,
- * so a single merge-on-read split makes the whole scan read rows, streaming merged rows from the
- * engine. The {@link #description()} says which. Metrics: {@link ColumnarSplitsMetric} counts the
- * splits read as batches, {@link MergedSplitsMetric} those merged on read, {@link RowsMergedMetric}
- * the older versions the merges dropped and {@link DeletedRowsSkippedMetric} the rows deletion
- * vectors hid.
+ * <p>The scan is <b>columnar</b> or reads rows as {@link ColumnarReads} decides; the {@link
+ * #description()} says which.
  *
  * <p>The read schema is the table columns followed by the {@link MetadataColumns metadata columns}
  * the query asked for; a scan asking for the file path or row index of rows that are merged on read
@@ -307,51 +297,15 @@ public final class SparkScan
   /** Whether this scan reads columnar batches; decided once, with the plan. */
   boolean columnar() {
     if (columnar == null) {
-      List<DataSplit> splits = plan().splits();
-      columnar =
-          !splits.isEmpty()
-              && !metadata.rowValues()
-              && !metadata.rowTracking()
-              && splits.stream().allMatch(DataSplit::rawConvertible)
-              // BLOB values live in .blob files, which only the row read joins in
-              && BlobColumns.of(table.rowType(), table.options()).isEmpty()
-              // Spark's vectorized Parquet reader is the columnar path; ORC and Avro files read
-              // rows
-              && splits.stream().allMatch(SparkScan::allParquet)
-              && VectorizedReadOptions.supportsColumnar(dataSchema)
-              && !VectorizedReadOptions.readsNanosecondTimestamps(table.rowType(), dataSchema)
-              // files of older schemas whose values convert (not only widen) read as rows
-              && !ConvertedFiles.any(table, table.rowType(), splits);
+      columnar = ColumnarReads.columnar(table, dataSchema, metadata, plan().splits());
     }
     return columnar;
-  }
-
-  private static boolean allParquet(DataSplit split) {
-    return split.files().stream()
-        .allMatch(
-            file ->
-                io.basalt.format.DataFileFormat.ofFileName(file.fileName())
-                    .map(format -> format == io.basalt.format.DataFileFormat.PARQUET)
-                    .orElse(true));
   }
 
   @Override
   public PartitionReaderFactory createReaderFactory() {
     metadata.checkReadable(table, plan().splits());
-    // the read type carries field ids: files of older schemas are resolved by id, not name
-    SplitRead read = new SplitRead(table, dataSchema).skippingUnreadableFiles();
-    VectorizedReadOptions options =
-        columnar() ? VectorizedReadOptions.of(read.readType(), parquetFilters) : null;
-    if (!columnar()
-        && VectorizedReadOptions.supportsColumnar(table.rowType())
-        && !VectorizedReadOptions.readsNanosecondTimestamps(table.rowType(), table.rowType())) {
-      // row reads (merges) still decode files with Spark's vectorized reader
-      read.withFileOpener(
-          new VectorizedFileOpener(
-              VectorizedReadOptions.of(read.readType(), new Filter[0]),
-              MergeReadFilters.of(table, parquetFilters, metadata)));
-    }
-    return new SparkReaderFactory(table, read, options, metadata);
+    return ColumnarReads.readerFactory(table, dataSchema, metadata, parquetFilters, columnar());
   }
 
   @Override
