@@ -6,13 +6,16 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.basalt.BasaltException;
+import io.basalt.options.BlobOptions;
 import java.io.IOException;
 import java.io.StringWriter;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 
 /**
@@ -32,6 +35,22 @@ public final class SchemaParser {
 
   private SchemaParser() {}
 
+  /**
+   * The columns {@code blob-field} names: Paimon records their binary values with its BLOB type
+   * ({@code BLOB}, {@code ARRAY<BLOB>}, {@code MAP<K, BLOB>}), which Basalt reads as BINARY.
+   */
+  private static Set<String> blobFields(Map<String, String> options) {
+    String value = options.get(BlobOptions.BLOB_FIELD.key());
+    if (value == null || value.isBlank()) {
+      return Set.of();
+    }
+    Set<String> names = new HashSet<>();
+    for (String name : value.split(",")) {
+      names.add(name.trim());
+    }
+    return names;
+  }
+
   /** The JSON text of {@code schema}, pretty-printed like Paimon's writer. */
   public static String toJson(TableSchema schema) {
     StringWriter out = new StringWriter();
@@ -41,6 +60,7 @@ public final class SchemaParser {
       gen.writeNumberField("version", schema.version());
       gen.writeNumberField("id", schema.id());
       gen.writeArrayFieldStart("fields");
+      Set<String> blobFields = blobFields(schema.options());
       for (DataField field : schema.fields()) {
         TypeJson.writeField(
             gen,
@@ -50,7 +70,8 @@ public final class SchemaParser {
             field.nullable(),
             field.description(),
             field.timestampPrecision(),
-            field.defaultValue());
+            field.defaultValue(),
+            blobFields.contains(field.name()));
       }
       gen.writeEndArray();
       gen.writeNumberField("highestFieldId", schema.highestFieldId());

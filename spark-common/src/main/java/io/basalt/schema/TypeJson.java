@@ -46,6 +46,10 @@ import org.apache.spark.sql.types.VarcharType;
 final class TypeJson {
   static final String COMMENT_KEY = "comment";
   private static final String NOT_NULL = " NOT NULL";
+
+  /** Paimon's type of blob columns' values, read as BINARY. */
+  private static final String BLOB = "BLOB";
+
   private static final int MAX_VARCHAR_LENGTH = Integer.MAX_VALUE;
   private static final Pattern ATOMIC =
       Pattern.compile(
@@ -92,11 +96,40 @@ final class TypeJson {
     }
   }
 
+  /**
+   * Writes a blob column's type: its binary values as Paimon's {@code BLOB}, so {@code BINARY},
+   * {@code ARRAY<BINARY>} and {@code MAP<K, BINARY>} become {@code BLOB}, {@code ARRAY<BLOB>} and
+   * {@code MAP<K, BLOB>}.
+   */
+  private static void writeBlob(JsonGenerator gen, DataType type, boolean nullable)
+      throws IOException {
+    String suffix = nullable ? "" : NOT_NULL;
+    if (type instanceof ArrayType array && array.elementType() instanceof BinaryType) {
+      gen.writeStartObject();
+      gen.writeStringField("type", "ARRAY" + suffix);
+      gen.writeFieldName("element");
+      gen.writeString(BLOB + (array.containsNull() ? "" : NOT_NULL));
+      gen.writeEndObject();
+    } else if (type instanceof MapType map && map.valueType() instanceof BinaryType) {
+      gen.writeStartObject();
+      gen.writeStringField("type", "MAP" + suffix);
+      gen.writeFieldName("key");
+      write(gen, map.keyType(), false);
+      gen.writeFieldName("value");
+      gen.writeString(BLOB + (map.valueContainsNull() ? "" : NOT_NULL));
+      gen.writeEndObject();
+    } else if (type instanceof BinaryType) {
+      gen.writeString(BLOB + suffix);
+    } else {
+      write(gen, type, nullable);
+    }
+  }
+
   /** Writes one DataField object: id, name, type and the description when present. */
   static void writeField(
       JsonGenerator gen, int id, String name, DataType type, boolean nullable, String description)
       throws IOException {
-    writeField(gen, id, name, type, nullable, description, TimestampPrecision.DEFAULT, null);
+    writeField(gen, id, name, type, nullable, description, TimestampPrecision.DEFAULT, null, false);
   }
 
   /** Writes a top-level column, a timestamp with its precision (Paimon's {@code TIMESTAMP(3)}). */
@@ -108,7 +141,8 @@ final class TypeJson {
       boolean nullable,
       String description,
       int timestampPrecision,
-      @Nullable String defaultValue)
+      @Nullable String defaultValue,
+      boolean blob)
       throws IOException {
     gen.writeStartObject();
     gen.writeNumberField("id", id);
@@ -116,6 +150,8 @@ final class TypeJson {
     gen.writeFieldName("type");
     if (type instanceof TimestampType || type instanceof TimestampNTZType) {
       gen.writeString(timestampName(type, timestampPrecision) + (nullable ? "" : NOT_NULL));
+    } else if (blob) {
+      writeBlob(gen, type, nullable);
     } else {
       write(gen, type, nullable);
     }
@@ -249,6 +285,7 @@ final class TypeJson {
       case "STRING":
         return noArgs(DataTypes.StringType, p, text, column);
       case "BYTES":
+      case BLOB:
         return noArgs(DataTypes.BinaryType, p, text, column);
       case "VARBINARY":
       case "BINARY":

@@ -150,6 +150,35 @@ class SchemaParserTest {
   }
 
   @Test
+  void blobColumnsAreWrittenWithPaimonsBlobTypeAndReadAsBinary() {
+    String json =
+        """
+        {"id": 0, "fields": [
+           {"id": 0, "name": "id", "type": "INT"},
+           {"id": 1, "name": "pic", "type": "BLOB"},
+           {"id": 2, "name": "pics", "type": {"type": "ARRAY", "element": "BLOB NOT NULL"}},
+           {"id": 3, "name": "named", "type": {"type": "MAP NOT NULL", "key": "STRING NOT NULL",
+              "value": "BLOB"}},
+           {"id": 4, "name": "raw", "type": "BYTES"}],
+         "highestFieldId": 4, "partitionKeys": [], "primaryKeys": [],
+         "options": {"blob-field": "pic, pics,named"}}""";
+    TableSchema schema = SchemaParser.parse(json, "schema-0");
+    assertThat(schema.rowType().fields()[1].dataType()).isEqualTo(DataTypes.BinaryType);
+    assertThat(schema.rowType().fields()[2].dataType())
+        .isEqualTo(DataTypes.createArrayType(DataTypes.BinaryType, false));
+    assertThat(schema.rowType().fields()[3].dataType())
+        .isEqualTo(DataTypes.createMapType(DataTypes.StringType, DataTypes.BinaryType, true));
+
+    String written = SchemaParser.toJson(schema).replaceAll("\\s+", "");
+    assertThat(written)
+        .contains("\"name\":\"pic\",\"type\":\"BLOB\"")
+        .contains("\"element\":\"BLOBNOTNULL\"")
+        .contains("\"value\":\"BLOB\"")
+        .contains("\"name\":\"raw\",\"type\":\"BYTES\"");
+    assertThat(SchemaParser.parse(SchemaParser.toJson(schema), "schema-0")).isEqualTo(schema);
+  }
+
+  @Test
   void rejectsATimestampPrecisionAboveNine() {
     String json =
         """
