@@ -116,52 +116,16 @@ public record DataFileMeta(
 
   /** A copy that holds only {@code columns} of its rows (data evolution), or all when null. */
   public DataFileMeta withWriteCols(@Nullable List<String> columns) {
-    return new DataFileMeta(
-        fileName,
-        fileSize,
-        rowCount,
-        minKey,
-        maxKey,
-        keyStats,
-        valueStats,
-        minSequenceNumber,
-        maxSequenceNumber,
-        schemaId,
-        level,
-        extraFiles,
-        creationTimeMillis,
-        deleteRowCount,
-        embeddedIndex,
-        fileSource,
-        valueStatsCols,
-        externalPath,
-        firstRowId,
-        columns);
+    Copy copy = new Copy(this);
+    copy.writeCols = columns;
+    return copy.build();
   }
 
   /** A copy whose {@code valueStats} cover {@code columns}, or all columns when null. */
   public DataFileMeta withValueStatsCols(@Nullable List<String> columns) {
-    return new DataFileMeta(
-        fileName,
-        fileSize,
-        rowCount,
-        minKey,
-        maxKey,
-        keyStats,
-        valueStats,
-        minSequenceNumber,
-        maxSequenceNumber,
-        schemaId,
-        level,
-        extraFiles,
-        creationTimeMillis,
-        deleteRowCount,
-        embeddedIndex,
-        fileSource,
-        columns,
-        externalPath,
-        firstRowId,
-        writeCols);
+    Copy copy = new Copy(this);
+    copy.valueStatsCols = columns;
+    return copy.build();
   }
 
   /**
@@ -169,51 +133,65 @@ public record DataFileMeta(
    * and its sequence number range.
    */
   public DataFileMeta withRowTracking(@Nullable Long newFirstRowId, long minSeq, long maxSeq) {
-    return new DataFileMeta(
-        fileName,
-        fileSize,
-        rowCount,
-        minKey,
-        maxKey,
-        keyStats,
-        valueStats,
-        minSeq,
-        maxSeq,
-        schemaId,
-        level,
-        extraFiles,
-        creationTimeMillis,
-        deleteRowCount,
-        embeddedIndex,
-        fileSource,
-        valueStatsCols,
-        externalPath,
-        newFirstRowId,
-        writeCols);
+    Copy copy = new Copy(this);
+    copy.firstRowId = newFirstRowId;
+    copy.minSequenceNumber = minSeq;
+    copy.maxSequenceNumber = maxSeq;
+    return copy.build();
   }
 
   /** A copy of this file at another level (a level change needs no rewrite). */
   public DataFileMeta withLevel(int newLevel) {
-    return new DataFileMeta(
-        fileName,
-        fileSize,
-        rowCount,
-        minKey,
-        maxKey,
-        keyStats,
-        valueStats,
-        minSequenceNumber,
-        maxSequenceNumber,
-        schemaId,
-        newLevel,
-        extraFiles,
-        creationTimeMillis,
-        deleteRowCount,
-        embeddedIndex,
-        fileSource,
-        valueStatsCols,
-        externalPath,
-        firstRowId,
-        writeCols);
+    Copy copy = new Copy(this);
+    copy.level = newLevel;
+    return copy.build();
+  }
+
+  /**
+   * The components of a file, to change a few and build the copy: one place lists them in record
+   * order, so the {@code with...} methods cannot mix up two of the same type.
+   */
+  private static final class Copy {
+    private final DataFileMeta from;
+    long minSequenceNumber;
+    long maxSequenceNumber;
+    int level;
+    @Nullable List<String> valueStatsCols;
+    @Nullable Long firstRowId;
+    @Nullable List<String> writeCols;
+
+    Copy(DataFileMeta from) {
+      this.from = from;
+      this.minSequenceNumber = from.minSequenceNumber;
+      this.maxSequenceNumber = from.maxSequenceNumber;
+      this.level = from.level;
+      this.valueStatsCols = from.valueStatsCols;
+      this.firstRowId = from.firstRowId;
+      this.writeCols = from.writeCols;
+    }
+
+    DataFileMeta build() {
+      return new DataFileMeta(
+          from.fileName,
+          from.fileSize,
+          from.rowCount,
+          from.minKey,
+          from.maxKey,
+          from.keyStats,
+          from.valueStats,
+          minSequenceNumber,
+          maxSequenceNumber,
+          from.schemaId,
+          level,
+          from.extraFiles,
+          from.creationTimeMillis,
+          from.deleteRowCount,
+          from.embeddedIndex,
+          from.fileSource,
+          valueStatsCols,
+          from.externalPath,
+          firstRowId,
+          writeCols);
+    }
   }
 }
