@@ -5,13 +5,10 @@ import io.basalt.manifest.DataFileMeta;
 import io.basalt.operation.read.SplitRead;
 import io.basalt.rowtracking.RowTracking;
 import io.basalt.rowtracking.TrackedRows;
-import io.basalt.table.DataSplit;
 import io.basalt.table.FileStoreTable;
 import io.basalt.utils.Check;
-import io.basalt.utils.CloseableIterator;
 import java.util.ArrayList;
 import java.util.List;
-import org.apache.spark.sql.catalyst.InternalRow;
 import org.apache.spark.sql.types.StructField;
 import org.apache.spark.sql.types.StructType;
 
@@ -63,29 +60,15 @@ public final class BlobCompactRewriter {
   /** The data file that replaces {@code run} (adjacent data files in row id order). */
   public DataFileMeta rewrite(
       BinaryRow partition, int bucket, int totalBuckets, List<DataFileMeta> run) {
-    long firstSequence = Long.MAX_VALUE;
-    for (DataFileMeta file : run) {
-      firstSequence = Math.min(firstSequence, file.minSequenceNumber());
-    }
-    RollingDataFileWriter writer =
-        new RollingDataFileWriter(
+    List<DataFileMeta> written =
+        CompactedFiles.write(
+            table,
             context,
-            table.dataFilePaths().bucketDir(partition, bucket),
-            0,
-            null,
-            firstSequence,
-            DataFileMeta.SOURCE_COMPACT);
-    DataSplit split = new DataSplit(0, partition, bucket, totalBuckets, run, true);
-    List<DataFileMeta> written;
-    try (CloseableIterator<InternalRow> rows = new TrackedRows(read, split)) {
-      while (rows.hasNext()) {
-        writer.write(rows.next());
-      }
-      written = writer.finish();
-    } catch (RuntimeException e) {
-      writer.abort();
-      throw e;
-    }
+            partition,
+            bucket,
+            totalBuckets,
+            run,
+            split -> new TrackedRows(read, split));
     Check.state(written.size() == 1, "Compacting %s wrote %s files, not one", run, written.size());
     DataFileMeta file = written.get(0);
     return file.withWriteCols(dataColumns)
