@@ -67,6 +67,10 @@ final class OrcValueVector extends OrcVector {
       return null;
     }
     HiveDecimalWritable value = ((DecimalColumnVector) data).vector[index(rowId)];
+    if (precision <= Decimal.MAX_LONG_DIGITS() && value.scale() <= scale) {
+      // fits a long at the requested scale: no BigDecimal on the hot path
+      return Decimal.createUnsafe(value.serialize64(scale), precision, scale);
+    }
     return Decimal.apply(value.getHiveDecimal().bigDecimalValue(), precision, scale);
   }
 
