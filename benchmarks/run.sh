@@ -19,6 +19,8 @@
 #                  which systems; default all five)
 #   planning       io.basalt.benchmarks.PlanningBenchmark: planning a 10,000-file table (cold and
 #                  warm manifest cache) against Spark listing the same files (--files, --buckets, --reps)
+#   orc-scan       io.basalt.benchmarks.OrcScanBenchmark: full scans of a Basalt ORC table (columnar
+#                  and rows) against Spark's own ORC source on the same rows
 #   jmh            JMH's own runner (org.openjdk.jmh.Main) over the micro-benchmarks in
 #                  io.basalt.benchmarks.jmh; the remaining arguments are JMH's (e.g. a name regex,
 #                  -f 1 -wi 3 -i 5 -prof gc)
@@ -48,8 +50,9 @@ case "$benchmark" in
   changelog) main_class=io.basalt.benchmarks.ChangelogBenchmark ;;
   peers) main_class=io.basalt.benchmarks.PeerBenchmark ;;
   planning) main_class=io.basalt.benchmarks.PlanningBenchmark ;;
+  orc-scan) main_class=io.basalt.benchmarks.OrcScanBenchmark ;;
   jmh) main_class=org.openjdk.jmh.Main ;;
-  *) die "unknown benchmark '$benchmark' (expected load-and-scan, upsert, bucket-join, cross-partition, changelog, peers, planning or jmh)" ;;
+  *) die "unknown benchmark '$benchmark' (expected load-and-scan, upsert, bucket-join, cross-partition, changelog, peers, planning, orc-scan or jmh)" ;;
 esac
 
 # The root pom has no parent, so its first <version> is the project version.

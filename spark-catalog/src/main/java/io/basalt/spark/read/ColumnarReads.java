@@ -1,7 +1,6 @@
 package io.basalt.spark.read;
 
 import io.basalt.blob.BlobColumns;
-import io.basalt.format.DataFileFormat;
 import io.basalt.operation.read.SplitRead;
 import io.basalt.table.DataSplit;
 import io.basalt.table.FileStoreTable;
@@ -24,6 +23,14 @@ import org.apache.spark.sql.types.StructType;
  * counts the splits read as batches, {@link MergedSplitsMetric} those merged on read, {@link
  * RowsMergedMetric} the older versions the merges dropped and {@link DeletedRowsSkippedMetric} the
  * rows deletion vectors hid.
+ *
+ * <p>Data file formats ({@link ColumnarFormats}): Parquet files are decoded by Spark's vectorized
+ * Parquet reader, ORC files by orc-core's vectorized reader under Spark's ORC settings ({@link
+ * OrcSplitReader}; {@code spark.sql.orc.enableVectorizedReader=false} makes such scans read rows),
+ * and a split mixing both (after {@code file.format} changed) reads each file with its own. A scan
+ * reads rows when it touches an Avro file (Spark has no columnar Avro reader), when a file's column
+ * types converted beyond a widening since it was written (the engine converts old values row by
+ * row), and when it reads BLOB columns, row values or row tracking columns.
  */
 final class ColumnarReads {
   private ColumnarReads() {}
@@ -40,22 +47,11 @@ final class ColumnarReads {
         && splits.stream().allMatch(DataSplit::rawConvertible)
         // BLOB values live in .blob files, which only the row read joins in
         && BlobColumns.of(table.rowType(), table.options()).isEmpty()
-        // Spark's vectorized Parquet reader is the columnar path; ORC and Avro files read
-        // rows
-        && splits.stream().allMatch(ColumnarReads::allParquet)
-        && VectorizedReadOptions.supportsColumnar(dataSchema)
-        && !VectorizedReadOptions.readsNanosecondTimestamps(table.rowType(), dataSchema)
+        // Spark's vectorized Parquet reader and orc-core's vectorized reader are the columnar
+        // paths (ColumnarFormats); Avro files read rows
+        && ColumnarFormats.columnar(table, dataSchema, splits)
         // files of older schemas whose values convert (not only widen) read as rows
         && !ConvertedFiles.any(table, table.rowType(), splits);
-  }
-
-  private static boolean allParquet(DataSplit split) {
-    return split.files().stream()
-        .allMatch(
-            file ->
-                DataFileFormat.ofFileName(file.fileName())
-                    .map(format -> format == DataFileFormat.PARQUET)
-                    .orElse(true));
   }
 
   /** The reader factory of a scan whose columnar choice is {@code columnar}. */
@@ -78,6 +74,7 @@ final class ColumnarReads {
               VectorizedReadOptions.of(read.readType(), new Filter[0]),
               MergeReadFilters.of(table, parquetFilters, metadata)));
     }
-    return new SparkReaderFactory(table, read, options, metadata);
+    return new SparkReaderFactory(
+        table, read, options, columnar ? OrcReadOptions.of() : null, metadata);
   }
 }

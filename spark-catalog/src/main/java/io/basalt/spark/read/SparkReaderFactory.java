@@ -29,21 +29,25 @@ final class SparkReaderFactory implements PartitionReaderFactory {
   private final FileStoreTable table;
   private final SplitRead read;
   @Nullable private final VectorizedReadOptions columnar;
+  @Nullable private final OrcReadOptions orc;
   private final MetadataColumns metadata;
 
   /**
    * @param read reads the table columns of the scan
    * @param columnar the options of the columnar read, or null for a row scan
+   * @param orc the options of the columnar read of ORC files, or null for a row scan
    * @param metadata the metadata columns of the scan, produced after the table columns
    */
   SparkReaderFactory(
       FileStoreTable table,
       SplitRead read,
       @Nullable VectorizedReadOptions columnar,
+      @Nullable OrcReadOptions orc,
       MetadataColumns metadata) {
     this.table = table;
     this.read = read;
     this.columnar = columnar;
+    this.orc = orc;
     this.metadata = metadata;
   }
 
@@ -61,8 +65,11 @@ final class SparkReaderFactory implements PartitionReaderFactory {
     for (DataSplit split : ((SparkInputPartition) partition).splits()) {
       readers.add(
           () ->
-              new VectorizedSplitReader(
-                  table, read, split, columnar, metadata, table.fileIO().conf()));
+              OrcSplitReader.readsOrc(split)
+                  ? new OrcSplitReader(
+                      table, read, split, columnar, orc, metadata, table.fileIO().conf())
+                  : new VectorizedSplitReader(
+                      table, read, split, columnar, metadata, table.fileIO().conf()));
     }
     return new ChainedPartitionReader<>(readers);
   }

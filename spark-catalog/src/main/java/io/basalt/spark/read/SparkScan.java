@@ -316,7 +316,9 @@ public final class SparkScan
         new RowsMergedMetric(),
         new DeletedRowsSkippedMetric(),
         new ParquetFilterMetrics.RowGroupsSkipped(),
-        new ParquetFilterMetrics.RowsSkipped());
+        new ParquetFilterMetrics.RowsSkipped(),
+        new OrcFilterMetrics.RowGroupsSkipped(),
+        new OrcFilterMetrics.RowsSkipped());
   }
 
   /** What planning did, shown in the SQL UI and {@code QueryExecution} metrics. */
