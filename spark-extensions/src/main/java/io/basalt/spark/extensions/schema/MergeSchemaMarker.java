@@ -21,7 +21,6 @@ import org.apache.spark.sql.connector.catalog.CatalogManager;
 import org.apache.spark.sql.connector.catalog.CatalogPlugin;
 import org.apache.spark.sql.connector.catalog.Identifier;
 import org.apache.spark.sql.execution.datasources.v2.DataSourceV2Relation;
-import org.apache.spark.sql.types.StructField;
 import scala.Option;
 import scala.jdk.javaapi.CollectionConverters;
 
@@ -77,7 +76,7 @@ public final class MergeSchemaMarker extends Rule<LogicalPlan> {
       // drops unknown hints around analyzed queries, so they cannot carry the marker)
       DataSourceV2Relation relation = relation(write);
       if (write.query().resolved() && relation != null) {
-        if (matches(write.query(), relation)) {
+        if (onWrite.aligned(write, relation)) {
           return plan; // evolved and aligned already (this batch runs to a fixed point)
         }
         return onWrite.write(write.withNewTable(relation), write.query());
@@ -85,22 +84,6 @@ public final class MergeSchemaMarker extends Rule<LogicalPlan> {
       return (LogicalPlan) write.withNewQuery(mark(write.query()));
     }
     return plan;
-  }
-
-  /** Whether {@code query} has the relation's columns: the same names and types, in order. */
-  private static boolean matches(LogicalPlan query, DataSourceV2Relation relation) {
-    StructField[] data = query.schema().fields();
-    StructField[] table = relation.schema().fields();
-    if (data.length != table.length) {
-      return false;
-    }
-    for (int i = 0; i < data.length; i++) {
-      if (!data[i].name().equals(table[i].name())
-          || !data[i].dataType().asNullable().equals(table[i].dataType().asNullable())) {
-        return false;
-      }
-    }
-    return true;
   }
 
   static boolean isMarked(LogicalPlan query) {
