@@ -242,6 +242,27 @@ class MergeSchemaIT extends SparkTestBase {
   }
 
   @Test
+  void dataFrameWriteCastsOrWidensValuesOfAnotherType() throws Exception {
+    sql("CREATE TABLE ms.dw (id INT, v INT, s STRUCT<x: INT>)");
+    spark
+        .sql("SELECT 1 AS id, 10L AS v, named_struct('x', 1L) AS s")
+        .writeTo("ms.dw")
+        .option("mergeSchema", "true")
+        .append();
+    assertThat(spark.table("ms.dw").schema().apply("v").dataType().sql()).isEqualTo("INT");
+    spark
+        .sql("SELECT 2 AS id, 5000000000L AS v, named_struct('x', 6000000000L) AS s")
+        .writeTo("ms.dw")
+        .option("mergeSchema", "true")
+        .option("write.merge-schema.type-widening", "true")
+        .append();
+    assertThat(spark.table("ms.dw").schema().apply("s").dataType().sql())
+        .isEqualTo("STRUCT<x: BIGINT>");
+    assertThat(rows("SELECT * FROM ms.dw"))
+        .containsExactly("1,10,[1]", "2,5000000000,[6000000000]");
+  }
+
+  @Test
   void aSchemaChangeTheRulesRefuseFailsTheWrite() {
     sql(
         "CREATE TABLE ms.kw (id INT NOT NULL, v STRING) TBLPROPERTIES ('primary-key' = 'id',"

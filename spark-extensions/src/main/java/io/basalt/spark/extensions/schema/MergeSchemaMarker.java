@@ -75,13 +75,24 @@ public final class MergeSchemaMarker extends Rule<LogicalPlan> {
       // a DataFrame's query arrives analyzed: evolve now, before Spark checks the columns (Spark
       // drops unknown hints around analyzed queries, so they cannot carry the marker)
       DataSourceV2Relation relation = relation(write);
-      if (write.query().resolved() && relation != null) {
-        if (onWrite.aligned(write, relation)) {
-          return plan; // evolved and aligned already (this batch runs to a fixed point)
-        }
-        return onWrite.write(write.withNewTable(relation), write.query());
+      if (relation == null) {
+        return (LogicalPlan) write.withNewQuery(mark(write.query()));
       }
-      return (LogicalPlan) write.withNewQuery(mark(write.query()));
+      // a DataFrame's query is complete on its own; some arrive not yet analyzed, and Spark would
+      // drop the marker around them before the resolution rules run, so analyze it here
+      LogicalPlan query =
+          write.query().resolved()
+              ? write.query()
+              : session
+                  .sessionState()
+                  .executePlan(write.query(), session.sessionState().executePlan$default$2())
+                  .analyzed();
+      V2WriteCommand analyzed = (V2WriteCommand) write.withNewQuery(query);
+      if (onWrite.aligned(analyzed, relation)) {
+        return (LogicalPlan)
+            analyzed; // evolved and aligned already (this batch runs to a fixed point)
+      }
+      return onWrite.write(analyzed.withNewTable(relation), query);
     }
     return plan;
   }
