@@ -72,14 +72,13 @@ public final class MergeSchemaMarker extends Rule<LogicalPlan> {
         && !isMarked(write.query())
         && (MergeSchemaSettings.requested(session, writeOptions(write))
             || tableAsks((LogicalPlan) write.table()))) {
-      // a DataFrame's query arrives analyzed: evolve now, before Spark checks the columns (Spark
-      // drops unknown hints around analyzed queries, so they cannot carry the marker)
+      // a DataFrame write: evolve now, before Spark checks the columns (Spark drops unknown hints
+      // around a DataFrame's query before the resolution rules run, so it cannot carry the marker)
       DataSourceV2Relation relation = relation(write);
       if (relation == null) {
         return (LogicalPlan) write.withNewQuery(mark(write.query()));
       }
-      // a DataFrame's query is complete on its own; some arrive not yet analyzed, and Spark would
-      // drop the marker around them before the resolution rules run, so analyze it here
+      // the query is complete on its own, but some arrive not yet analyzed: analyze it here
       LogicalPlan query =
           write.query().resolved()
               ? write.query()
@@ -89,8 +88,8 @@ public final class MergeSchemaMarker extends Rule<LogicalPlan> {
                   .analyzed();
       V2WriteCommand analyzed = (V2WriteCommand) write.withNewQuery(query);
       if (onWrite.aligned(analyzed, relation)) {
-        return (LogicalPlan)
-            analyzed; // evolved and aligned already (this batch runs to a fixed point)
+        // evolved and aligned already (this batch runs to a fixed point)
+        return (LogicalPlan) analyzed;
       }
       return onWrite.write(analyzed.withNewTable(relation), query);
     }
