@@ -181,4 +181,103 @@ class MergeSchemaIT extends SparkTestBase {
     assertThat(columns("ms.mo")).containsExactly("id", "name");
     assertThat(rows("SELECT * FROM ms.mo")).containsExactly("1,A");
   }
+
+  @Test
+  void saveAsTableOverwriteWithMergeSchemaKeepsTheTableAndAddsColumns() {
+    sql("CREATE TABLE ms.sao (a INT, b STRING) TBLPROPERTIES ('bucket' = '-1')");
+    sql("INSERT INTO ms.sao VALUES (1, 'x')");
+    spark
+        .sql("SELECT 'y' AS b, 2 AS a, 2.5D AS score")
+        .write()
+        .format("paimon")
+        .mode("overwrite")
+        .option("mergeSchema", "true")
+        .saveAsTable("ms.sao");
+    assertThat(columns("ms.sao")).containsExactly("a", "b", "score");
+    assertThat(rows("SELECT * FROM ms.sao")).containsExactly("2,y,2.5");
+    // the table kept its options and history: the overwrite is a new snapshot
+    assertThat(rows("SELECT * FROM ms.sao VERSION AS OF 1")).containsExactly("1,x");
+    assertThat(rows("SELECT value FROM ms.`sao$options` WHERE key = 'bucket'"))
+        .containsExactly("-1");
+  }
+
+  @Test
+  void pathSaveWithMergeSchemaAddsColumnsOnAppendAndOverwrite() {
+    sql("CREATE TABLE ms.ps (a INT, b STRING)");
+    sql("INSERT INTO ms.ps VALUES (1, 'x')");
+    String path = tablePath("ms", "ps").toUri().toString();
+    spark
+        .sql("SELECT 2 AS a, 'y' AS b, 20L AS c")
+        .write()
+        .format("paimon")
+        .mode("append")
+        .option("mergeSchema", "true")
+        .save(path);
+    assertThat(columns("ms.ps")).containsExactly("a", "b", "c");
+    assertThat(rows("SELECT * FROM ms.ps")).containsExactly("1,x,null", "2,y,20");
+    spark
+        .sql("SELECT 3 AS a, named_struct('k', 1) AS s")
+        .write()
+        .format("paimon")
+        .mode("overwrite")
+        .option("write.merge-schema", "true")
+        .save(path);
+    assertThat(columns("ms.ps")).containsExactly("a", "b", "c", "s");
+    assertThat(rows("SELECT * FROM ms.ps")).containsExactly("3,null,null,[1]");
+    spark.read().format("paimon").load(path).createOrReplaceTempView("ps_by_path");
+    assertThat(rows("SELECT * FROM ps_by_path")).containsExactly("3,null,null,[1]");
+  }
+
+  @Test
+  void insertWithAColumnListIsNotEvolvedAsInPaimon() {
+    sql("CREATE TABLE ms.cl (a INT, b STRING)");
+    spark.conf().set(SESSION_KEY, "true");
+    // the listed columns that exist are written, the others are NULL
+    sql("INSERT INTO ms.cl (b) SELECT 'x'");
+    // Spark resolves the list against the table before any write rule runs, as with Paimon
+    assertThatThrownBy(() -> sql("INSERT INTO ms.cl (a, c) SELECT 1, 2"))
+        .hasMessageContaining("`c`");
+    assertThat(columns("ms.cl")).containsExactly("a", "b");
+    assertThat(rows("SELECT * FROM ms.cl")).containsExactly("null,x");
+  }
+
+  @Test
+  void dataFrameWriteCastsOrWidensValuesOfAnotherType() throws Exception {
+    sql("CREATE TABLE ms.dw (id INT, v INT, s STRUCT<x: INT>)");
+    spark
+        .sql("SELECT 1 AS id, 10L AS v, named_struct('x', 1L) AS s")
+        .writeTo("ms.dw")
+        .option("mergeSchema", "true")
+        .append();
+    assertThat(spark.table("ms.dw").schema().apply("v").dataType().sql()).isEqualTo("INT");
+    spark
+        .sql("SELECT 2 AS id, 5000000000L AS v, named_struct('x', 6000000000L) AS s")
+        .writeTo("ms.dw")
+        .option("mergeSchema", "true")
+        .option("write.merge-schema.type-widening", "true")
+        .append();
+    assertThat(spark.table("ms.dw").schema().apply("s").dataType().sql())
+        .isEqualTo("STRUCT<x: BIGINT>");
+    assertThat(rows("SELECT * FROM ms.dw"))
+        .containsExactly("1,10,[1]", "2,5000000000,[6000000000]");
+  }
+
+  @Test
+  void aSchemaChangeTheRulesRefuseFailsTheWrite() {
+    sql(
+        "CREATE TABLE ms.kw (id INT NOT NULL, v STRING) TBLPROPERTIES ('primary-key' = 'id',"
+            + " 'bucket' = '1')");
+    sql("INSERT INTO ms.kw VALUES (1, 'a')");
+    spark.conf().set(SESSION_KEY, "true");
+    spark.conf().set("spark.paimon.write.merge-schema.type-widening", "true");
+    assertThatThrownBy(
+            () -> sql("INSERT INTO ms.kw BY NAME SELECT 5000000000L AS id, 'b' AS v, 1 AS n"))
+        .hasMessageContaining(
+            "Cannot write to table ms.kw with 'write.merge-schema': the schema change the data"
+                + " needs was refused. Nothing was written.")
+        .hasMessageContaining("Cannot change the type of column 'id' of table ms.kw")
+        .hasMessageContaining("primary-key column");
+    assertThat(columns("ms.kw")).containsExactly("id", "v");
+    assertThat(rows("SELECT * FROM ms.kw")).containsExactly("1,a");
+  }
 }

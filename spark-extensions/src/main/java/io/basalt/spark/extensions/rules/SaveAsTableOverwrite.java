@@ -1,6 +1,7 @@
 package io.basalt.spark.extensions.rules;
 
 import io.basalt.spark.SparkCatalog;
+import io.basalt.spark.extensions.schema.MergeSchemaMarker;
 import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.catalyst.analysis.NoSuchTableException;
 import org.apache.spark.sql.catalyst.analysis.ResolvedIdentifier;
@@ -25,13 +26,16 @@ import scala.collection.immutable.Map;
  * an INSERT OVERWRITE by column name, of the whole table or, with {@code
  * spark.sql.sources.partitionOverwriteMode=dynamic} on a partitioned table, of the partitions
  * written. Spark marks such a statement with a write option ({@link
- * SupportsV1OverwriteWithSaveAsTable#OPTION_NAME}); a missing table is still created.
+ * SupportsV1OverwriteWithSaveAsTable#OPTION_NAME}); a missing table is still created. With {@code
+ * mergeSchema} the data's new columns are added first, as for any overwrite.
  */
 public final class SaveAsTableOverwrite extends Rule<LogicalPlan> {
   private final SparkSession session;
+  private final MergeSchemaMarker mergeSchema;
 
   public SaveAsTableOverwrite(SparkSession session) {
     this.session = session;
+    this.mergeSchema = new MergeSchemaMarker(session);
   }
 
   @Override
@@ -62,9 +66,13 @@ public final class SaveAsTableOverwrite extends Rule<LogicalPlan> {
             && "dynamic"
                 .equalsIgnoreCase(
                     session.conf().get("spark.sql.sources.partitionOverwriteMode", "static"));
-    return dynamic
-        ? OverwritePartitionsDynamic$.MODULE$.byName(relation, replace.query(), options)
-        : OverwriteByExpression$.MODULE$.byName(
-            relation, replace.query(), Literal$.MODULE$.TrueLiteral(), options);
+    LogicalPlan overwrite =
+        dynamic
+            ? OverwritePartitionsDynamic$.MODULE$.byName(relation, replace.query(), options)
+            : OverwriteByExpression$.MODULE$.byName(
+                relation, replace.query(), Literal$.MODULE$.TrueLiteral(), options);
+    // the hint rules that start schema evolution on write ran before this one: evolve here, before
+    // Spark checks the overwrite's columns against the table
+    return mergeSchema.apply(overwrite);
   }
 }

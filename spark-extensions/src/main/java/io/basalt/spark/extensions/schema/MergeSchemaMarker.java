@@ -21,7 +21,6 @@ import org.apache.spark.sql.connector.catalog.CatalogManager;
 import org.apache.spark.sql.connector.catalog.CatalogPlugin;
 import org.apache.spark.sql.connector.catalog.Identifier;
 import org.apache.spark.sql.execution.datasources.v2.DataSourceV2Relation;
-import org.apache.spark.sql.types.StructField;
 import scala.Option;
 import scala.jdk.javaapi.CollectionConverters;
 
@@ -73,34 +72,28 @@ public final class MergeSchemaMarker extends Rule<LogicalPlan> {
         && !isMarked(write.query())
         && (MergeSchemaSettings.requested(session, writeOptions(write))
             || tableAsks((LogicalPlan) write.table()))) {
-      // a DataFrame's query arrives analyzed: evolve now, before Spark checks the columns (Spark
-      // drops unknown hints around analyzed queries, so they cannot carry the marker)
+      // a DataFrame write: evolve now, before Spark checks the columns (Spark drops unknown hints
+      // around a DataFrame's query before the resolution rules run, so it cannot carry the marker)
       DataSourceV2Relation relation = relation(write);
-      if (write.query().resolved() && relation != null) {
-        if (matches(write.query(), relation)) {
-          return plan; // evolved and aligned already (this batch runs to a fixed point)
-        }
-        return onWrite.write(write.withNewTable(relation), write.query());
+      if (relation == null) {
+        return (LogicalPlan) write.withNewQuery(mark(write.query()));
       }
-      return (LogicalPlan) write.withNewQuery(mark(write.query()));
+      // the query is complete on its own, but some arrive not yet analyzed: analyze it here
+      LogicalPlan query =
+          write.query().resolved()
+              ? write.query()
+              : session
+                  .sessionState()
+                  .executePlan(write.query(), session.sessionState().executePlan$default$2())
+                  .analyzed();
+      V2WriteCommand analyzed = (V2WriteCommand) write.withNewQuery(query);
+      if (onWrite.aligned(analyzed, relation)) {
+        // evolved and aligned already (this batch runs to a fixed point)
+        return (LogicalPlan) analyzed;
+      }
+      return onWrite.write(analyzed.withNewTable(relation), query);
     }
     return plan;
-  }
-
-  /** Whether {@code query} has the relation's columns: the same names and types, in order. */
-  private static boolean matches(LogicalPlan query, DataSourceV2Relation relation) {
-    StructField[] data = query.schema().fields();
-    StructField[] table = relation.schema().fields();
-    if (data.length != table.length) {
-      return false;
-    }
-    for (int i = 0; i < data.length; i++) {
-      if (!data[i].name().equals(table[i].name())
-          || !data[i].dataType().asNullable().equals(table[i].dataType().asNullable())) {
-        return false;
-      }
-    }
-    return true;
   }
 
   static boolean isMarked(LogicalPlan query) {

@@ -1,6 +1,7 @@
 package io.basalt.spark.extensions.schema;
 
 import io.basalt.BasaltException;
+import io.basalt.options.MergeSchemaOptions;
 import io.basalt.spark.SparkTable;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -11,6 +12,7 @@ import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.catalyst.analysis.NoSuchTableException;
 import org.apache.spark.sql.catalyst.expressions.Attribute;
 import org.apache.spark.sql.catalyst.expressions.AttributeReference;
+import org.apache.spark.sql.catalyst.expressions.Cast;
 import org.apache.spark.sql.catalyst.expressions.NamedExpression;
 import org.apache.spark.sql.catalyst.plans.logical.InsertIntoStatement;
 import org.apache.spark.sql.catalyst.plans.logical.LogicalPlan;
@@ -21,6 +23,9 @@ import org.apache.spark.sql.connector.catalog.Table;
 import org.apache.spark.sql.connector.catalog.TableCatalog;
 import org.apache.spark.sql.connector.catalog.TableChange;
 import org.apache.spark.sql.execution.datasources.v2.DataSourceV2Relation;
+import org.apache.spark.sql.types.ArrayType;
+import org.apache.spark.sql.types.DataType;
+import org.apache.spark.sql.types.MapType;
 import org.apache.spark.sql.types.StructField;
 import org.apache.spark.sql.types.StructType;
 import scala.jdk.javaapi.CollectionConverters;
@@ -111,6 +116,47 @@ public final class MergeSchemaOnWrite extends Rule<LogicalPlan> {
     return (LogicalPlan) write.withNewTable(evolved).withNewQuery(aligned);
   }
 
+  /**
+   * Whether a DataFrame write (whose query arrives resolved) needs nothing more: its data has the
+   * table's columns and nested fields, by name and in order, with types Spark stores by itself, and
+   * brings no schema change. True for this rule's own output, so the hint batch reaches a fixed
+   * point, and for a write whose table does not ask for merge-schema.
+   */
+  boolean aligned(V2WriteCommand write, DataSourceV2Relation relation) {
+    MergeSchemaSettings settings = settings(relation, MergeSchemaMarker.writeOptions(write));
+    if (settings == null || !settings.enabled()) {
+      return true;
+    }
+    StructType data = write.query().schema();
+    SparkTable table = (SparkTable) relation.table();
+    return aligned(data, relation.schema())
+        && WriteSchemaMerge.changes(table.name(), table.schema(), data, settings, names())
+            .isEmpty();
+  }
+
+  private static boolean aligned(DataType data, DataType table) {
+    if (data instanceof StructType dataStruct && table instanceof StructType tableStruct) {
+      StructField[] dataFields = dataStruct.fields();
+      StructField[] tableFields = tableStruct.fields();
+      if (dataFields.length != tableFields.length) {
+        return false;
+      }
+      for (int i = 0; i < dataFields.length; i++) {
+        if (!dataFields[i].name().equals(tableFields[i].name())
+            || !aligned(dataFields[i].dataType(), tableFields[i].dataType())) {
+          return false;
+        }
+      }
+      return true;
+    } else if (data instanceof ArrayType dataArray && table instanceof ArrayType tableArray) {
+      return aligned(dataArray.elementType(), tableArray.elementType());
+    } else if (data instanceof MapType dataMap && table instanceof MapType tableMap) {
+      return aligned(dataMap.keyType(), tableMap.keyType())
+          && aligned(dataMap.valueType(), tableMap.valueType());
+    }
+    return WriteAlignment.sameType(data, table) || Cast.canANSIStoreAssign(data, table);
+  }
+
   /** The switches for a Basalt table, or null for any other table. */
   private MergeSchemaSettings settings(LogicalPlan table, Map<String, String> writeOptions) {
     if (!(table instanceof DataSourceV2Relation relation)
@@ -149,6 +195,14 @@ public final class MergeSchemaOnWrite extends Rule<LogicalPlan> {
           catalog.alterTable(relation.identifier().get(), changes.toArray(new TableChange[0]));
     } catch (NoSuchTableException e) {
       throw new BasaltException("Table " + table.name() + " was dropped during the write", e);
+    } catch (BasaltException e) {
+      // the schema rules refused a change (a key column's type, say): say which write needed it
+      throw new BasaltException(
+          String.format(
+              "Cannot write to table %s with '%s': the schema change the data needs was refused."
+                  + " Nothing was written. %s",
+              table.name(), MergeSchemaOptions.MERGE_SCHEMA.key(), e.getMessage()),
+          e);
     }
     return relation.copy(
         altered,

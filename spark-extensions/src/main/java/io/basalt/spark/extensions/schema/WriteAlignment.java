@@ -2,7 +2,9 @@ package io.basalt.spark.extensions.schema;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicReference;
 import org.apache.spark.sql.catalyst.expressions.Alias;
+import org.apache.spark.sql.catalyst.expressions.ArrayTransform;
 import org.apache.spark.sql.catalyst.expressions.Attribute;
 import org.apache.spark.sql.catalyst.expressions.Cast;
 import org.apache.spark.sql.catalyst.expressions.CreateNamedStruct;
@@ -10,11 +12,18 @@ import org.apache.spark.sql.catalyst.expressions.Expression;
 import org.apache.spark.sql.catalyst.expressions.GetStructField;
 import org.apache.spark.sql.catalyst.expressions.If;
 import org.apache.spark.sql.catalyst.expressions.IsNull;
+import org.apache.spark.sql.catalyst.expressions.LambdaFunction;
 import org.apache.spark.sql.catalyst.expressions.Literal;
 import org.apache.spark.sql.catalyst.expressions.NamedExpression;
 import org.apache.spark.sql.catalyst.expressions.NamedExpression$;
+import org.apache.spark.sql.catalyst.expressions.NamedLambdaVariable;
+import org.apache.spark.sql.catalyst.expressions.TransformKeys;
+import org.apache.spark.sql.catalyst.expressions.TransformValues;
+import org.apache.spark.sql.types.ArrayType;
 import org.apache.spark.sql.types.DataType;
+import org.apache.spark.sql.types.DataType$;
 import org.apache.spark.sql.types.DataTypes;
+import org.apache.spark.sql.types.MapType;
 import org.apache.spark.sql.types.StructField;
 import org.apache.spark.sql.types.StructType;
 import scala.Option;
@@ -23,8 +32,10 @@ import scala.jdk.javaapi.CollectionConverters;
 /**
  * Rewrites a write's columns into the (evolved) table's columns, in the table's order and by name:
  * a column or struct field the data lacks becomes NULL, a struct is rebuilt field by field (a NULL
- * struct stays NULL), and with explicit cast a value Spark would not store by itself is CAST. Other
- * type differences are left to Spark's own write resolution, which runs next.
+ * struct stays NULL), the elements of an array and the keys and values of a map are rewritten one
+ * by one with Spark's higher-order functions (transform, transform_keys, transform_values), and
+ * with explicit cast a value Spark would not store by itself is CAST. Other type differences are
+ * left to Spark's own write resolution, which runs next.
  */
 final class WriteAlignment {
   private final MergeSchemaSettings settings;
@@ -54,12 +65,27 @@ final class WriteAlignment {
     return projection;
   }
 
+  /**
+   * Whether two types have the same names and types at every depth, whatever their nullability and
+   * field metadata (a table's nested fields carry their field ids as metadata, a query's do not).
+   */
+  static boolean sameType(DataType a, DataType b) {
+    return DataType$.MODULE$.equalsIgnoreNullability(a, b);
+  }
+
+  /** {@code value} as the table's type; {@code value} itself when Spark's resolution suffices. */
   private Expression convert(Expression value, DataType from, DataType to) {
-    if (from.asNullable().equals(to.asNullable())) {
+    if (sameType(from, to)) {
       return value;
     }
     if (from instanceof StructType fromStruct && to instanceof StructType toStruct) {
       return rebuild(value, fromStruct, toStruct);
+    }
+    if (from instanceof ArrayType fromArray && to instanceof ArrayType toArray) {
+      return transformElements(value, fromArray, toArray);
+    }
+    if (from instanceof MapType fromMap && to instanceof MapType toMap) {
+      return transformEntries(value, fromMap, toMap);
     }
     if (settings.explicitCast()
         && !Cast.canANSIStoreAssign(from, to)
@@ -85,6 +111,44 @@ final class WriteAlignment {
     }
     Expression struct = new CreateNamedStruct(CollectionConverters.asScala(children).toSeq());
     return new If(new IsNull(value), Literal.create(null, struct.dataType()), struct);
+  }
+
+  // transform(value, x -> convert(x)); a NULL array stays NULL
+  private Expression transformElements(Expression value, ArrayType from, ArrayType to) {
+    NamedLambdaVariable element = variable("element", from.elementType(), from.containsNull());
+    Expression converted = convert(element, from.elementType(), to.elementType());
+    if (converted == element) {
+      return value;
+    }
+    return new ArrayTransform(value, lambda(converted, element));
+  }
+
+  // transform_keys, then transform_values, each only when the keys or values change
+  private Expression transformEntries(Expression value, MapType from, MapType to) {
+    Expression result = value;
+    NamedLambdaVariable key = variable("key", from.keyType(), false);
+    NamedLambdaVariable keyValue = variable("value", from.valueType(), from.valueContainsNull());
+    Expression newKey = convert(key, from.keyType(), to.keyType());
+    if (newKey != key) {
+      result = new TransformKeys(result, lambda(newKey, key, keyValue));
+    }
+    NamedLambdaVariable entryKey = variable("key", newKey.dataType(), false);
+    NamedLambdaVariable entryValue = variable("value", from.valueType(), from.valueContainsNull());
+    Expression newValue = convert(entryValue, from.valueType(), to.valueType());
+    if (newValue != entryValue) {
+      result = new TransformValues(result, lambda(newValue, entryKey, entryValue));
+    }
+    return result;
+  }
+
+  private static NamedLambdaVariable variable(String name, DataType type, boolean nullable) {
+    return new NamedLambdaVariable(
+        name, type, nullable, NamedExpression$.MODULE$.newExprId(), new AtomicReference<>());
+  }
+
+  private static LambdaFunction lambda(Expression body, NamedLambdaVariable... arguments) {
+    return new LambdaFunction(
+        body, CollectionConverters.asScala(List.<NamedExpression>of(arguments)).toSeq(), false);
   }
 
   static NamedExpression alias(Expression value, String name) {

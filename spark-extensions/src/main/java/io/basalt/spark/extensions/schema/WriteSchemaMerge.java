@@ -15,10 +15,11 @@ import org.apache.spark.sql.types.StructType;
 /**
  * Compares the columns a write brings with the table's and lists the schema changes that let the
  * table take them: a column or struct field only the data has is added (nullable, at the end of its
- * struct); with type widening, a column whose data type is a widening of its own is widened. Every
- * other type difference must be one Spark stores by itself (ANSI store assignment, such as BIGINT
- * data for an INT column) or, with explicit cast, one CAST converts; otherwise the write is refused
- * here, before any schema or data is committed.
+ * struct), also inside array elements and map values ({@code items.element.f}, {@code m.value.f},
+ * the paths ALTER TABLE takes); with type widening, a column or field whose data type is a widening
+ * of its own is widened. Every other type difference must be one Spark stores by itself (ANSI store
+ * assignment, such as BIGINT data for an INT column) or, with explicit cast, one CAST converts;
+ * otherwise the write is refused here, before any schema or data is committed.
  */
 final class WriteSchemaMerge {
   private final String table;
@@ -65,34 +66,37 @@ final class WriteSchemaMerge {
   }
 
   private void merge(List<String> path, DataType tableType, DataType dataType) {
-    if (tableType.asNullable().equals(dataType.asNullable())) {
+    if (WriteAlignment.sameType(tableType, dataType)) {
       return;
     }
     if (tableType instanceof StructType tableStruct && dataType instanceof StructType dataStruct) {
       mergeStruct(path, tableStruct, dataStruct);
     } else if (tableType instanceof ArrayType tableArray
         && dataType instanceof ArrayType dataArray) {
-      mergeNested(append(path, "element"), tableArray.elementType(), dataArray.elementType());
+      // Paimon's name for an array's element, as ALTER TABLE uses it (items.element.f)
+      merge(append(path, "element"), tableArray.elementType(), dataArray.elementType());
     } else if (tableType instanceof MapType tableMap && dataType instanceof MapType dataMap) {
-      mergeNested(append(path, "key"), tableMap.keyType(), dataMap.keyType());
-      mergeNested(append(path, "value"), tableMap.valueType(), dataMap.valueType());
+      mergeKey(append(path, "key"), tableMap.keyType(), dataMap.keyType());
+      merge(append(path, "value"), tableMap.valueType(), dataMap.valueType());
     } else {
       mergeLeaf(path, tableType, dataType);
     }
   }
 
-  /** Inside an array or map only values are cast: the engine adds no fields there yet. */
-  private void mergeNested(List<String> path, DataType tableType, DataType dataType) {
+  /**
+   * A map's keys are only cast: a schema change cannot name a field inside a key (Paimon's column
+   * paths step into a MAP's value only), and a new or wider key would change how keys compare.
+   */
+  private void mergeKey(List<String> path, DataType tableType, DataType dataType) {
     int before = changes.size();
     merge(path, tableType, dataType);
     if (changes.size() > before) {
       throw new BasaltException(
           String.format(
-              "Cannot write to table %s with '%s': the data has %s for column '%s', whose type"
-                  + " is %s; adding fields or widening types inside an ARRAY or MAP is not"
-                  + " supported on write. Nothing was written. Fix: write the column with the"
-                  + " table's type (select or cast the existing fields only), or change the table"
-                  + " with ALTER TABLE first.",
+              "Cannot write to table %s with '%s': the data has %s for '%s', the key of a MAP"
+                  + " column, whose type is %s; the fields and types of map keys do not change on"
+                  + " write. Nothing was written. Fix: write the keys with the table's key type"
+                  + " (select or cast the existing fields only).",
               table,
               io.basalt.options.MergeSchemaOptions.MERGE_SCHEMA.key(),
               dataType.sql(),
