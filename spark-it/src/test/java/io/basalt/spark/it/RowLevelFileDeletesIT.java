@@ -158,6 +158,54 @@ class RowLevelFileDeletesIT extends SparkTestBase {
   }
 
   @Test
+  void dynamicBucketAndCrossPartitionTablesDeleteFromTheKeysBuckets() {
+    sql(
+        "CREATE TABLE rf.dynamic (k INT, v INT) TBLPROPERTIES ('primary-key' = 'k',"
+            + " 'bucket' = '-1', 'dynamic-bucket.target-row-num' = '2',"
+            + " 'merge-engine' = 'aggregation', 'fields.v.aggregate-function' = 'sum')");
+    sql("INSERT INTO rf.dynamic VALUES (1, 1), (2, 2), (3, 3), (4, 4), (5, 5)");
+    sql("INSERT INTO rf.dynamic VALUES (1, 10), (4, 40)");
+    sql("DELETE FROM rf.dynamic WHERE v > 10");
+    assertThat(rows("SELECT * FROM rf.dynamic")).containsExactly("2,2", "3,3", "5,5");
+    sql("INSERT INTO rf.dynamic VALUES (4, 1)");
+    assertThat(rows("SELECT * FROM rf.dynamic")).containsExactly("2,2", "3,3", "4,1", "5,5");
+
+    sql(
+        "CREATE TABLE rf.cross (id INT, dt STRING, v INT) PARTITIONED BY (dt) TBLPROPERTIES"
+            + " ('primary-key' = 'id', 'merge-engine' = 'first-row')");
+    sql("INSERT INTO rf.cross VALUES (1, 'a', 1), (2, 'b', 2), (3, 'a', 3)");
+    sql("INSERT INTO rf.cross VALUES (1, 'b', 10)");
+    sql("DELETE FROM rf.cross WHERE id IN (1, 2)");
+    assertThat(rows("SELECT * FROM rf.cross")).containsExactly("3,a,3");
+    sql("INSERT INTO rf.cross VALUES (1, 'b', 100)");
+    assertThat(rows("SELECT * FROM rf.cross")).containsExactly("1,b,100", "3,a,3");
+  }
+
+  /**
+   * As in Paimon, the DELETE writes no changelog; a new row of a deleted key is a new key to the
+   * lookup producer (no older version is left to look up), so it comes as +I.
+   */
+  @Test
+  void theChangelogHasNoDeletesAndANewRowOfADeletedKeyIsAnInsert() {
+    sql(
+        "CREATE TABLE rf.changes (k INT, v INT) TBLPROPERTIES ('primary-key' = 'k',"
+            + " 'bucket' = '1', 'merge-engine' = 'first-row', 'changelog-producer' = 'lookup')");
+    sql("INSERT INTO rf.changes VALUES (1, 1), (2, 2)");
+    sql("DELETE FROM rf.changes WHERE k = 1");
+    sql("INSERT INTO rf.changes VALUES (1, 5), (2, 6)");
+    assertThat(rows("SELECT * FROM rf.changes")).containsExactly("1,5", "2,2");
+    spark.conf().set("spark.paimon.incremental-between", "0," + latestSnapshot("changes"));
+    spark.conf().set("spark.paimon.incremental-between-scan-mode", "changelog");
+    try {
+      assertThat(rows("SELECT * FROM rf.`changes$audit_log`"))
+          .containsExactly("+I,1,1", "+I,1,5", "+I,2,2");
+    } finally {
+      spark.conf().unset("spark.paimon.incremental-between");
+      spark.conf().unset("spark.paimon.incremental-between-scan-mode");
+    }
+  }
+
+  @Test
   void mergeIntoWithADeleteClauseStillNeedsADeleteOption() {
     sql(
         "CREATE TABLE rf.pu_merge (k INT, v INT) TBLPROPERTIES ('primary-key' = 'k',"
