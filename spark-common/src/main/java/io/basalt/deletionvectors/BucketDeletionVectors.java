@@ -54,6 +54,18 @@ public final class BucketDeletionVectors {
     changed = true;
   }
 
+  /** Marks every row {@code deleted} marks in {@code dataFile} deleted. */
+  public void merge(String dataFile, DeletionVector deleted) {
+    if (deleted.isEmpty()) {
+      return;
+    }
+    vectors
+        .computeIfAbsent(
+            dataFile, f -> bitmap64 ? new Bitmap64DeletionVector() : new BitmapDeletionVector())
+        .merge(deleted);
+    changed = true;
+  }
+
   /** Forgets the vectors of files that no longer exist (rewritten by a compaction). */
   public void removeFiles(Collection<String> dataFiles) {
     for (String file : dataFiles) {

@@ -2,6 +2,7 @@ package io.basalt.table;
 
 import io.basalt.BasaltException;
 import io.basalt.blob.BlobColumns;
+import io.basalt.bucket.PostponedBucket;
 import io.basalt.changelog.ChangelogProducerGuard;
 import io.basalt.options.BlobOptions;
 import io.basalt.options.ChangelogOptions;
@@ -11,15 +12,14 @@ import io.basalt.options.TableOptions;
 import java.util.List;
 
 /**
- * Which row-level SQL statements a table accepts, by merge engine, as Paimon defines it. A
- * primary-key DELETE writes a retraction (-D) row per deleted key, so it needs a merge engine that
- * honours a delete by key: deduplicate always; partial-update with {@code
- * partial-update.remove-record-on-delete} or {@code
- * partial-update.remove-record-on-sequence-group}; aggregation with {@code
- * aggregation.remove-record-on-delete}; any engine with {@code ignore-delete} (the -D rows are then
- * dropped, so such a DELETE changes nothing, as in Paimon). UPDATE and MERGE INTO write whole new
- * rows, which only deduplicate and partial-update keep as written. Append tables take every
- * statement (their files are rewritten).
+ * Which row-level SQL statements a table accepts, by merge engine, as Paimon 2.x defines it. A
+ * primary-key DELETE writes a retraction (-D) row per deleted key when the merge engine honours a
+ * delete by key (deduplicate; partial-update and aggregation with a remove option); any engine with
+ * {@code ignore-delete} drops the -D rows (such a DELETE changes nothing, as in Paimon); on the
+ * other engines it removes the deleted keys' rows from the files holding them ({@link
+ * #deletesFromFiles}). A MERGE INTO's DELETE clause writes -D rows only. UPDATE and MERGE INTO
+ * write whole new rows, which only deduplicate and partial-update keep as written. Append tables
+ * take every statement (their files are rewritten).
  *
  * @since 0.1
  */
@@ -27,56 +27,102 @@ public final class RowLevelSupport {
   private RowLevelSupport() {}
 
   /**
-   * Checks that {@code table} can apply a DELETE by writing -D rows.
+   * Checks that {@code table} takes a DELETE statement: every table does, except a postponed-bucket
+   * table whose merge engine cannot retract a key ({@link #deletesFromFiles}), whose rows waiting
+   * in the postponed bucket could not be removed.
    *
-   * @throws BasaltException naming the table, the merge engine and the options that allow it
+   * @throws BasaltException naming the table, the merge engine and what to do instead
    */
   public static void checkDelete(FileStoreTable table) {
-    String engine = mergeEngine(table);
-    Options options = table.options();
-    if (!table.hasPrimaryKey()
-        || "deduplicate".equals(engine)
-        || options.get(MergeEngineOptions.IGNORE_DELETE)) {
+    if (!deletesFromFiles(table) || table.bucketCount() != PostponedBucket.BUCKET) {
       return;
-    }
-    String allowing;
-    switch (engine) {
-      case "partial-update" -> {
-        if (options.get(MergeEngineOptions.PARTIAL_UPDATE_REMOVE_RECORD_ON_DELETE)
-            || options.contains(
-                MergeEngineOptions.PARTIAL_UPDATE_REMOVE_RECORD_ON_SEQUENCE_GROUP)) {
-          return;
-        }
-        allowing =
-            String.format(
-                "'%s' = 'true', or '%s' = '<sequence fields>', or '%s' = 'true' (deletes are then"
-                    + " dropped)",
-                MergeEngineOptions.PARTIAL_UPDATE_REMOVE_RECORD_ON_DELETE.key(),
-                MergeEngineOptions.PARTIAL_UPDATE_REMOVE_RECORD_ON_SEQUENCE_GROUP.key(),
-                MergeEngineOptions.IGNORE_DELETE.key());
-      }
-      case "aggregation" -> {
-        if (options.get(MergeEngineOptions.AGGREGATION_REMOVE_RECORD_ON_DELETE)) {
-          return;
-        }
-        allowing =
-            String.format(
-                "'%s' = 'true', or '%s' = 'true' (deletes are then dropped)",
-                MergeEngineOptions.AGGREGATION_REMOVE_RECORD_ON_DELETE.key(),
-                MergeEngineOptions.IGNORE_DELETE.key());
-      }
-      default ->
-          allowing =
-              String.format(
-                  "'%s' = 'true' (deletes are then dropped)",
-                  MergeEngineOptions.IGNORE_DELETE.key());
     }
     throw new BasaltException(
         String.format(
             "DELETE FROM %s is not supported: the table's '%s' is '%s', which cannot remove a row"
-                + " by its key alone. Fix: ALTER TABLE %s SET TBLPROPERTIES with %s, or delete"
-                + " whole partitions (a WHERE clause on partition columns only).",
-            table.name(), TableOptions.MERGE_ENGINE.key(), engine, table.name(), allowing));
+                + " by its key alone, so the DELETE removes rows from the files holding them, and"
+                + " rows of a postponed-bucket table ('%s' = '%s') wait in files no DELETE can"
+                + " see. Fix: ALTER TABLE %s SET TBLPROPERTIES with %s, or delete whole partitions"
+                + " (a WHERE clause on partition columns only).",
+            table.name(),
+            TableOptions.MERGE_ENGINE.key(),
+            mergeEngine(table),
+            TableOptions.BUCKET.key(),
+            PostponedBucket.BUCKET,
+            table.name(),
+            allowingDeleteByKey(table)));
+  }
+
+  /**
+   * Checks that {@code table} can apply deletes by writing -D rows, as a MERGE INTO with a {@code
+   * THEN DELETE} clause does.
+   *
+   * @param statement the statement, for the message
+   * @throws BasaltException naming the table, the merge engine and the options that allow it
+   */
+  public static void checkDeleteByKey(FileStoreTable table, String statement) {
+    if (!deletesFromFiles(table)) {
+      return;
+    }
+    throw new BasaltException(
+        String.format(
+            "%s with a DELETE clause on %s is not supported: the table's '%s' is '%s', which"
+                + " cannot remove a row by its key alone. Fix: ALTER TABLE %s SET TBLPROPERTIES"
+                + " with %s, or remove the rows with DELETE FROM %s (it deletes them from the files"
+                + " holding them).",
+            statement,
+            table.name(),
+            TableOptions.MERGE_ENGINE.key(),
+            mergeEngine(table),
+            table.name(),
+            allowingDeleteByKey(table),
+            table.name()));
+  }
+
+  /**
+   * Whether a DELETE on {@code table} removes the deleted keys' rows from the files holding them
+   * (deletion vectors, or rewritten files), as Paimon 2.x does for a primary-key table whose merge
+   * engine cannot honour a retraction (-D row): first-row; partial-update without {@code
+   * partial-update.remove-record-on-delete} or {@code
+   * partial-update.remove-record-on-sequence-group}; aggregation without {@code
+   * aggregation.remove-record-on-delete}. Not with {@code ignore-delete}, whose deletes are
+   * dropped.
+   */
+  public static boolean deletesFromFiles(FileStoreTable table) {
+    if (!table.hasPrimaryKey() || table.options().get(MergeEngineOptions.IGNORE_DELETE)) {
+      return false;
+    }
+    Options options = table.options();
+    return switch (mergeEngine(table)) {
+      case "deduplicate" -> false;
+      case "partial-update" ->
+          !options.get(MergeEngineOptions.PARTIAL_UPDATE_REMOVE_RECORD_ON_DELETE)
+              && !options.contains(
+                  MergeEngineOptions.PARTIAL_UPDATE_REMOVE_RECORD_ON_SEQUENCE_GROUP);
+      case "aggregation" -> !options.get(MergeEngineOptions.AGGREGATION_REMOVE_RECORD_ON_DELETE);
+      default -> true;
+    };
+  }
+
+  /** The options that make the table's merge engine honour -D rows, for messages. */
+  private static String allowingDeleteByKey(FileStoreTable table) {
+    return switch (mergeEngine(table)) {
+      case "partial-update" ->
+          String.format(
+              "'%s' = 'true', or '%s' = '<sequence fields>', or '%s' = 'true' (deletes are then"
+                  + " dropped)",
+              MergeEngineOptions.PARTIAL_UPDATE_REMOVE_RECORD_ON_DELETE.key(),
+              MergeEngineOptions.PARTIAL_UPDATE_REMOVE_RECORD_ON_SEQUENCE_GROUP.key(),
+              MergeEngineOptions.IGNORE_DELETE.key());
+      case "aggregation" ->
+          String.format(
+              "'%s' = 'true', or '%s' = 'true' (deletes are then dropped)",
+              MergeEngineOptions.AGGREGATION_REMOVE_RECORD_ON_DELETE.key(),
+              MergeEngineOptions.IGNORE_DELETE.key());
+      default ->
+          String.format(
+              "'%s' = 'true' (deletes are then dropped)", MergeEngineOptions.IGNORE_DELETE.key());
+    };
   }
 
   /**

@@ -2,10 +2,12 @@ package io.basalt.merge;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.basalt.data.BinaryRow;
 import io.basalt.data.RowKind;
 import io.basalt.fs.FileIO;
 import io.basalt.operation.compact.BucketCompactor;
 import io.basalt.operation.read.SplitRead;
+import io.basalt.operation.write.KeyFileDeletes;
 import io.basalt.operation.write.TableWrite;
 import io.basalt.schema.SchemaFactory;
 import io.basalt.table.CommitMessage;
@@ -21,6 +23,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.TreeMap;
+import java.util.TreeSet;
 import org.apache.spark.sql.catalyst.InternalRow;
 import org.apache.spark.sql.catalyst.expressions.GenericInternalRow;
 import org.apache.spark.sql.types.DataTypes;
@@ -169,6 +172,9 @@ class MergeEnginePropertyTest {
       if (compacted) {
         compact(table, random.nextBoolean());
       }
+      if (random.nextInt(3) == 0) {
+        deleteFromFiles(table, model, random, keySpace, commit);
+      }
       // as in Paimon, first-row reads skip level 0, which write-only writers leave to compactions
       boolean levelZeroHidden =
           engine == Engine.FIRST_ROW && "true".equals(options.get("write-only"));
@@ -178,6 +184,28 @@ class MergeEnginePropertyTest {
     }
     compact(table, true);
     assertThat(read(table)).as("after a full compaction").isEqualTo(model.rows());
+  }
+
+  /**
+   * Removes every version of a few random keys from the files holding them, as a DELETE on a merge
+   * engine that cannot retract does; to the model the keys were never written.
+   */
+  private static void deleteFromFiles(
+      FileStoreTable table, Model model, Random random, int keySpace, int commit) {
+    TreeSet<Long> keys = new TreeSet<>();
+    for (int i = random.nextInt(10); i >= 0; i--) {
+      keys.add((long) random.nextInt(keySpace));
+    }
+    Long base = TestTables.latestId(table);
+    KeyFileDeletes deletes = new KeyFileDeletes(table, base);
+    // every key to every bucket, bucket after bucket: a key matches rows in its own bucket only
+    for (int bucket = 0; bucket < table.bucketCount(); bucket++) {
+      for (long key : keys) {
+        deletes.delete(BinaryRow.EMPTY, bucket, new GenericInternalRow(new Object[] {key}));
+      }
+    }
+    table.newCommit("delete-" + commit).commitRowDeletes(deletes.prepareCommit(), base, commit);
+    keys.forEach(model::removeKey);
   }
 
   private static Object[] randomRow(Random random, int keySpace) {
@@ -239,6 +267,10 @@ class MergeEnginePropertyTest {
 
     boolean hasRow(long key) {
       return rows.containsKey(key);
+    }
+
+    void removeKey(long key) {
+      rows.remove(key);
     }
 
     Map<Long, List<Object>> rows() {

@@ -1,5 +1,6 @@
 package io.basalt.table;
 
+import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatCode;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -45,22 +46,28 @@ class RowLevelSupportTest {
   }
 
   @Test
-  void partialUpdateDeletesNeedARemoveOptionOrIgnoreDelete() {
-    assertThatThrownBy(() -> RowLevelSupport.checkDelete(table("partial-update")))
+  void partialUpdateDeletesFromFilesWithoutARemoveOption() {
+    FileStoreTable plain = table("partial-update");
+    assertThatCode(() -> RowLevelSupport.checkDelete(plain)).doesNotThrowAnyException();
+    assertThat(RowLevelSupport.deletesFromFiles(plain)).isTrue();
+    assertThatThrownBy(() -> RowLevelSupport.checkDeleteByKey(plain, "MERGE INTO"))
         .isInstanceOf(BasaltException.class)
-        .hasMessageContaining("DELETE FROM db.t is not supported")
+        .hasMessageContaining("MERGE INTO with a DELETE clause on db.t is not supported")
         .hasMessageContaining("'merge-engine' is 'partial-update'")
         .hasMessageContaining("'partial-update.remove-record-on-delete' = 'true'")
         .hasMessageContaining("'partial-update.remove-record-on-sequence-group'")
         .hasMessageContaining("'ignore-delete' = 'true'")
-        .hasMessageContaining("ALTER TABLE db.t SET TBLPROPERTIES");
+        .hasMessageContaining("ALTER TABLE db.t SET TBLPROPERTIES")
+        .hasMessageContaining("or remove the rows with DELETE FROM db.t");
     for (String[] allowing :
         new String[][] {
           {"partial-update.remove-record-on-delete", "true"},
           {"partial-update.remove-record-on-sequence-group", "g"},
           {"ignore-delete", "true"}
         }) {
-      assertThatCode(() -> RowLevelSupport.checkDelete(table("partial-update", allowing)))
+      FileStoreTable table = table("partial-update", allowing);
+      assertThat(RowLevelSupport.deletesFromFiles(table)).isFalse();
+      assertThatCode(() -> RowLevelSupport.checkDeleteByKey(table, "MERGE INTO"))
           .doesNotThrowAnyException();
     }
     assertThatCode(() -> RowLevelSupport.checkUpdate(table("partial-update"), "MERGE INTO"))
@@ -68,18 +75,20 @@ class RowLevelSupportTest {
   }
 
   @Test
-  void aggregationDeletesNeedRemoveRecordOnDeleteOrIgnoreDeleteAndUpdatesFail() {
-    assertThatThrownBy(() -> RowLevelSupport.checkDelete(table("aggregation")))
+  void aggregationDeletesFromFilesWithoutRemoveRecordOnDeleteAndUpdatesFail() {
+    assertThat(RowLevelSupport.deletesFromFiles(table("aggregation"))).isTrue();
+    assertThatCode(() -> RowLevelSupport.checkDelete(table("aggregation")))
+        .doesNotThrowAnyException();
+    assertThatThrownBy(() -> RowLevelSupport.checkDeleteByKey(table("aggregation"), "MERGE INTO"))
         .hasMessageContaining("'merge-engine' is 'aggregation'")
         .hasMessageContaining("'aggregation.remove-record-on-delete' = 'true'")
         .hasMessageContaining("'ignore-delete' = 'true'");
-    assertThatCode(
-            () ->
-                RowLevelSupport.checkDelete(
-                    table("aggregation", "aggregation.remove-record-on-delete", "true")))
-        .doesNotThrowAnyException();
-    assertThatCode(() -> RowLevelSupport.checkDelete(table("aggregation", "ignore-delete", "true")))
-        .doesNotThrowAnyException();
+    assertThat(
+            RowLevelSupport.deletesFromFiles(
+                table("aggregation", "aggregation.remove-record-on-delete", "true")))
+        .isFalse();
+    assertThat(RowLevelSupport.deletesFromFiles(table("aggregation", "ignore-delete", "true")))
+        .isFalse();
     assertThatThrownBy(
             () ->
                 RowLevelSupport.checkUpdate(
@@ -92,12 +101,24 @@ class RowLevelSupportTest {
   }
 
   @Test
-  void firstRowDeletesNeedIgnoreDeleteAndUpdatesFail() {
-    assertThatThrownBy(() -> RowLevelSupport.checkDelete(table("first-row")))
-        .hasMessageContaining("'merge-engine' is 'first-row'")
-        .hasMessageContaining("'ignore-delete' = 'true' (deletes are then dropped)");
-    assertThatCode(() -> RowLevelSupport.checkDelete(table("first-row", "ignore-delete", "true")))
+  void firstRowDeletesFromFilesExceptOnPostponedBucketsAndUpdatesFail() {
+    assertThat(RowLevelSupport.deletesFromFiles(table("first-row"))).isTrue();
+    assertThatCode(() -> RowLevelSupport.checkDelete(table("first-row")))
         .doesNotThrowAnyException();
+    assertThat(RowLevelSupport.deletesFromFiles(table("first-row", "ignore-delete", "true")))
+        .isFalse();
+    assertThatThrownBy(() -> RowLevelSupport.checkDelete(table("first-row", "bucket", "-2")))
+        .isInstanceOf(BasaltException.class)
+        .hasMessageContaining("DELETE FROM db.t is not supported")
+        .hasMessageContaining("'merge-engine' is 'first-row'")
+        .hasMessageContaining("postponed-bucket table ('bucket' = '-2')")
+        .hasMessageContaining("'ignore-delete' = 'true' (deletes are then dropped)");
+    assertThatCode(
+            () ->
+                RowLevelSupport.checkDelete(
+                    table("first-row", "bucket", "-2", "ignore-delete", "true")))
+        .doesNotThrowAnyException();
+    assertThat(RowLevelSupport.deletesFromFiles(table("deduplicate"))).isFalse();
     assertThatThrownBy(() -> RowLevelSupport.checkUpdate(table("first-row"), "MERGE INTO"))
         .hasMessageContaining("MERGE INTO on db.t is not supported")
         .hasMessageContaining("keeping the first one");

@@ -44,8 +44,7 @@ public final class SparkDeltaOperation implements SupportsDelta {
 
   /**
    * The scan of the rows to change. A DELETE that reaches this point removes rows by key (a delete
-   * of whole partitions never gets here), so this is where a merge engine that cannot honour a
-   * delete by key fails it.
+   * of whole partitions never gets here), so this is where a table that cannot take it fails it.
    */
   @Override
   public ScanBuilder newScanBuilder(CaseInsensitiveStringMap options) {
@@ -75,6 +74,10 @@ public final class SparkDeltaOperation implements SupportsDelta {
 
   @Override
   public NamedReference[] requiredMetadataAttributes() {
+    if (deletesFromFiles(table, command)) {
+      // the bucket of each deleted key, whose files lose its rows
+      return KeyFileDeleteRows.metadataColumns(table);
+    }
     // an UPDATE reads the old row only when it writes it as -U (an input changelog) or must check
     // that it keeps its partition (a cross-partition upsert table)
     return command == Command.UPDATE
@@ -106,6 +109,14 @@ public final class SparkDeltaOperation implements SupportsDelta {
 
   public java.util.List<String> primaryKeys() {
     return table.schema().primaryKeys();
+  }
+
+  /**
+   * Whether {@code command} on {@code table} is a DELETE that removes rows from the files holding
+   * them (see {@link RowLevelSupport#deletesFromFiles}) rather than writing -D rows.
+   */
+  static boolean deletesFromFiles(FileStoreTable table, Command command) {
+    return command == Command.DELETE && RowLevelSupport.deletesFromFiles(table);
   }
 
   /** The operation's command, as SQL names it in messages. */

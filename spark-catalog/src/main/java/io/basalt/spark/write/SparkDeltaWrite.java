@@ -18,7 +18,9 @@ import org.apache.spark.sql.connector.write.RowLevelOperation.Command;
 /**
  * The planned write of a {@link SparkDeltaOperation}. Like every write it clusters rows by
  * (partition, bucket), so each bucket's changes reach exactly one task, and sorts them by key. The
- * clustering columns are key columns, which every change row carries, deletes included.
+ * clustering columns are key columns, which every change row carries, deletes included. A DELETE
+ * that removes rows from files clusters by the deleted rows' partition and bucket instead (see
+ * {@link KeyFileDeleteRows}).
  */
 final class SparkDeltaWrite implements DeltaWrite, RequiresDistributionAndOrdering {
   private final FileStoreTable table;
@@ -42,6 +44,9 @@ final class SparkDeltaWrite implements DeltaWrite, RequiresDistributionAndOrderi
    */
   @Override
   public Distribution requiredDistribution() {
+    if (SparkDeltaOperation.deletesFromFiles(table, command)) {
+      return Distributions.clustered(KeyFileDeleteRows.clustering(table));
+    }
     if (table.schema().crossPartitionUpsert()) {
       return Distributions.clustered(new Expression[] {assigner()});
     }
@@ -50,6 +55,9 @@ final class SparkDeltaWrite implements DeltaWrite, RequiresDistributionAndOrderi
 
   @Override
   public SortOrder[] requiredOrdering() {
+    if (SparkDeltaOperation.deletesFromFiles(table, command)) {
+      return KeyFileDeleteRows.ordering(table);
+    }
     if (table.schema().crossPartitionUpsert()) {
       List<SortOrder> ordering = new ArrayList<>();
       ordering.add(Expressions.sort(assigner(), SortDirection.ASCENDING));

@@ -34,6 +34,7 @@ final class SparkDeltaWriter implements DeltaWriter<InternalRow> {
   private boolean deletesChecked;
   private GenericInternalRow keyOnly;
   @Nullable private final PartitionCheck partitionCheck;
+  @Nullable private final FileDeletes fileDeletes;
 
   SparkDeltaWriter(
       FileStoreTable table,
@@ -41,7 +42,9 @@ final class SparkDeltaWriter implements DeltaWriter<InternalRow> {
       String statement,
       int[] keyPositions,
       DataType[] keyTypes,
-      int oldRowIndex) {
+      int oldRowIndex,
+      @Nullable FileDeletes fileDeletes) {
+    this.fileDeletes = fileDeletes;
     this.table = table;
     this.write = write;
     this.statement = statement;
@@ -60,9 +63,13 @@ final class SparkDeltaWriter implements DeltaWriter<InternalRow> {
     if (ignoreDeletes) {
       return;
     }
+    if (fileDeletes != null) {
+      fileDeletes.delete(metadata, id);
+      return;
+    }
     if (!deletesChecked) {
-      // a MERGE INTO with a DELETE clause gets here without the DELETE statement's check
-      RowLevelSupport.checkDelete(table);
+      // a MERGE INTO's DELETE clause writes -D rows, which the merge engine must honour
+      RowLevelSupport.checkDeleteByKey(table, statement);
       deletesChecked = true;
     }
     if (oldRowIndex >= 0 && metadata != null && !metadata.isNullAt(oldRowIndex)) {
@@ -146,12 +153,23 @@ final class SparkDeltaWriter implements DeltaWriter<InternalRow> {
 
   @Override
   public WriterCommitMessage commit() {
+    if (fileDeletes != null) {
+      List<io.basalt.table.CommitMessage> messages = new ArrayList<>(write.prepareCommit());
+      messages.addAll(fileDeletes.prepareCommit());
+      return new SparkCommitMessage(messages);
+    }
     return new SparkCommitMessage(write.prepareCommit());
   }
 
   @Override
   public void abort() {
-    write.abort();
+    try {
+      write.abort();
+    } finally {
+      if (fileDeletes != null) {
+        fileDeletes.abort();
+      }
+    }
   }
 
   @Override

@@ -32,6 +32,9 @@ final class SparkDeltaWriterFactory implements DeltaWriterFactory {
   /** The position of {@value MetadataColumns#ROW} in the metadata rows, or -1. */
   private final int oldRowIndex;
 
+  /** For a DELETE that removes rows from files: where each deleted key lives; else null. */
+  @Nullable private final KeyFileDeleteRows fileDeletes;
+
   SparkDeltaWriterFactory(
       FileStoreTable table, @Nullable Long baseSnapshotId, LogicalWriteInfo info, Command command) {
     this.table = table;
@@ -51,6 +54,10 @@ final class SparkDeltaWriterFactory implements DeltaWriterFactory {
         metadata.getFieldIndex(MetadataColumns.ROW).isDefined()
             ? metadata.fieldIndex(MetadataColumns.ROW)
             : -1;
+    this.fileDeletes =
+        SparkDeltaOperation.deletesFromFiles(table, command)
+            ? new KeyFileDeleteRows(table, rowId, metadata)
+            : null;
   }
 
   @Override
@@ -61,6 +68,7 @@ final class SparkDeltaWriterFactory implements DeltaWriterFactory {
         statement,
         keyPositions,
         keyTypes,
-        oldRowIndex);
+        oldRowIndex,
+        fileDeletes == null ? null : new FileDeletes(table, fileDeletes, baseSnapshotId));
   }
 }

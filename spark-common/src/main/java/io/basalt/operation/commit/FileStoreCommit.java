@@ -344,6 +344,13 @@ public final class FileStoreCommit {
             null));
   }
 
+  /** Commits a DELETE from files read in snapshot {@code base}: see {@link RowDeleteCommit}. */
+  public OptionalLong commitRowDeletes(List<CommitMessage> messages, Long base, long identifier) {
+    detector.checkColumnsUnchanged();
+    RowDeleteCommit delete = new RowDeleteCommit(table, loop, detector, touched, cleanup);
+    return afterCommit(delete.commit(messages, base, identifier));
+  }
+
   /** The adds of an APPEND, checked against the latest snapshot like every other commit. */
   private CommitLoop.Changes checked(List<ManifestEntry> adds) {
     return latest -> {

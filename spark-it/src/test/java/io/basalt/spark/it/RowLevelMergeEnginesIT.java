@@ -82,25 +82,23 @@ class RowLevelMergeEnginesIT extends SparkTestBase {
   }
 
   @Test
-  void partialUpdateWithoutADeleteOptionRejectsDeletesButDropsPartitions() {
+  void partialUpdateWithoutADeleteOptionDeletesFromFilesButRejectsMergeDeletes() {
     table("pu_plain", "'merge-engine' = 'partial-update'");
-    assertThatThrownBy(() -> sql("DELETE FROM rl.pu_plain WHERE k = 1"))
-        .hasMessageContaining("DELETE FROM rl.pu_plain is not supported")
-        .hasMessageContaining("'merge-engine' is 'partial-update'")
-        .hasMessageContaining("'partial-update.remove-record-on-delete' = 'true'")
-        .hasMessageContaining("'partial-update.remove-record-on-sequence-group'")
-        .hasMessageContaining("'ignore-delete' = 'true'");
-    // a MERGE with a DELETE clause fails in its tasks, before anything is committed
+    // a MERGE with a DELETE clause (-D rows) fails in its tasks, before anything is committed
     assertThatThrownBy(
             () ->
                 sql(
                     "MERGE INTO rl.pu_plain t USING changes s ON t.k = s.k AND t.dt = 'p'"
                         + " WHEN MATCHED THEN DELETE"))
+        .hasStackTraceContaining("MERGE INTO with a DELETE clause on rl.pu_plain")
         .hasStackTraceContaining("'merge-engine' is 'partial-update'");
     assertThat(rows("SELECT k FROM rl.pu_plain")).containsExactly("1", "1", "2");
     sql("UPDATE rl.pu_plain SET b = 'uno' WHERE k = 1 AND dt = 'p'");
+    // DELETE removes the rows from the files holding them (see RowLevelFileDeletesIT)
+    sql("DELETE FROM rl.pu_plain WHERE k = 2");
+    assertThat(rows("SELECT * FROM rl.pu_plain")).containsExactly("p,1,1,uno", "q,1,5,q1");
     sql("DELETE FROM rl.pu_plain WHERE dt = 'q'");
-    assertThat(rows("SELECT * FROM rl.pu_plain")).containsExactly("p,1,1,uno", "p,2,2,two");
+    assertThat(rows("SELECT * FROM rl.pu_plain")).containsExactly("p,1,1,uno");
   }
 
   @Test
@@ -115,21 +113,20 @@ class RowLevelMergeEnginesIT extends SparkTestBase {
     assertUpdateAndMergeFail("agg", "aggregation", "aggregating them");
 
     table("agg_plain", "'merge-engine' = 'aggregation', 'fields.a.aggregate-function' = 'sum'");
-    assertThatThrownBy(() -> sql("DELETE FROM rl.agg_plain WHERE k = 1"))
-        .hasMessageContaining("'merge-engine' is 'aggregation'")
-        .hasMessageContaining("'aggregation.remove-record-on-delete' = 'true'")
-        .hasMessageContaining("'ignore-delete' = 'true'");
+    // without the option the rows leave the files holding them (see RowLevelFileDeletesIT)
+    sql("DELETE FROM rl.agg_plain WHERE k = 1 AND dt = 'p'");
+    assertThat(rows("SELECT * FROM rl.agg_plain")).containsExactly("p,2,2,two", "q,1,5,q1");
     sql("DELETE FROM rl.agg_plain WHERE dt = 'q'");
-    assertThat(rows("SELECT * FROM rl.agg_plain")).containsExactly("p,1,1,one", "p,2,2,two");
+    assertThat(rows("SELECT * FROM rl.agg_plain")).containsExactly("p,2,2,two");
+    assertUpdateAndMergeFail("agg_plain", "aggregation", "aggregating them");
   }
 
   @Test
-  void firstRowAcceptsDeletesOnlyWithIgnoreDeleteAndRejectsUpdates() {
+  void firstRowAcceptsDeletesAndRejectsUpdates() {
     table("first", "'merge-engine' = 'first-row'");
-    assertThatThrownBy(() -> sql("DELETE FROM rl.first WHERE k = 1"))
-        .hasMessageContaining("DELETE FROM rl.first is not supported")
-        .hasMessageContaining("'merge-engine' is 'first-row'")
-        .hasMessageContaining("'ignore-delete' = 'true' (deletes are then dropped)");
+    // the rows leave the files holding them (see RowLevelFileDeletesIT)
+    sql("DELETE FROM rl.first WHERE k = 1");
+    assertThat(rows("SELECT * FROM rl.first")).containsExactly("p,2,2,two");
     assertUpdateAndMergeFail("first", "first-row", "keeping the first one");
 
     table("first_ignoring", "'merge-engine' = 'first-row', 'ignore-delete' = 'true'");
