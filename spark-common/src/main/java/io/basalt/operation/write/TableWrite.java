@@ -256,6 +256,11 @@ public final class TableWrite implements AutoCloseable {
     resources.compactions().useExecutor(executor);
   }
 
+  /** How many row projections this write's bucket writers generated (one per row type). */
+  int projectionsGenerated() {
+    return resources.projections().size();
+  }
+
   /** Bytes the primary-key writers of this write spilled to local disk so far. */
   public long spilledBytes() {
     long bytes = spilledBytesOfFinished;
