@@ -34,6 +34,7 @@ import org.apache.spark.sql.catalyst.InternalRow;
  */
 public final class TableWrite implements AutoCloseable {
   private static final int MAX_CACHED_BUCKETS = 1024;
+  private static final BucketWriter[] NO_WRITERS = new BucketWriter[0];
   private final FileStoreTable table;
   private final WriteContext context;
   private final BucketState state;
@@ -52,7 +53,11 @@ public final class TableWrite implements AutoCloseable {
   // rows of several buckets arrive interleaved: each partition's writers by bucket, the last first
   private final Map<BinaryRow, BucketWriter[]> writersByBucket = new HashMap<>();
   @Nullable private BinaryRow lastWriterPartition;
-  private BucketWriter[] lastPartitionWriters = new BucketWriter[0];
+  private BucketWriter[] lastPartitionWriters = NO_WRITERS;
+  // the writer of the previous row: also serves buckets outside the arrays (postponed, large)
+  @Nullable private BucketWriter lastWriter;
+  @Nullable private BinaryRow lastWriterKeyPartition;
+  private int lastWriterBucket;
   private long spilledBytesOfFinished;
   private final CompactionSettings compaction;
   // full-compaction producer: full compactions come every commit unless delta-commits says else
@@ -182,7 +187,10 @@ public final class TableWrite implements AutoCloseable {
    */
   private void writeTo(
       BinaryRow partition, int bucket, InternalRow row, RowKind kind, boolean shared) {
-    BucketWriter writer = cachedWriter(partition, bucket);
+    BucketWriter writer =
+        partition == lastWriterKeyPartition && bucket == lastWriterBucket
+            ? lastWriter
+            : cachedWriter(partition, bucket);
     if (writer == null) {
       writer = writers.get(new PartitionBucket(partition, bucket));
       if (writer == null) {
@@ -190,6 +198,9 @@ public final class TableWrite implements AutoCloseable {
       }
       cacheWriter(partition, bucket, writer);
     }
+    lastWriter = writer;
+    lastWriterKeyPartition = partition;
+    lastWriterBucket = bucket;
     memory.write(writer, row, kind);
   }
 
@@ -198,7 +209,7 @@ public final class TableWrite implements AutoCloseable {
   private BucketWriter cachedWriter(BinaryRow partition, int bucket) {
     if (partition != lastWriterPartition) {
       BucketWriter[] byBucket = writersByBucket.get(partition);
-      lastPartitionWriters = byBucket == null ? new BucketWriter[0] : byBucket;
+      lastPartitionWriters = byBucket == null ? NO_WRITERS : byBucket;
       lastWriterPartition = partition;
     }
     return bucket >= 0 && bucket < lastPartitionWriters.length
@@ -230,7 +241,9 @@ public final class TableWrite implements AutoCloseable {
     writers.clear();
     writersByBucket.clear();
     lastWriterPartition = null;
-    lastPartitionWriters = new BucketWriter[0];
+    lastPartitionWriters = NO_WRITERS;
+    lastWriter = null;
+    lastWriterKeyPartition = null;
   }
 
   private BucketWriter newWriter(BinaryRow partition, int bucket, boolean shared) {
