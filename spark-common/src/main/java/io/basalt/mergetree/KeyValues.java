@@ -65,6 +65,28 @@ public final class KeyValues {
       Comparator<InternalRow> versionOrder,
       Supplier<MergeFunction> mergeFunctions,
       WriteBufferPool pool) {
+    this(
+        layout,
+        tableName,
+        versionOrder,
+        mergeFunctions,
+        pool,
+        UnsafeProjection.create(layout.fileSchema()));
+  }
+
+  /**
+   * As above, encoding rows with {@code toUnsafe}, a projection of the layout's file schema that
+   * the buffers of one write share: generating one costs about a millisecond, and a write opens a
+   * buffer per bucket. Every use encodes one row and copies it before the next, all on the write's
+   * thread, so sharing is safe there and nowhere else.
+   */
+  public KeyValues(
+      KeyValueLayout layout,
+      String tableName,
+      Comparator<InternalRow> versionOrder,
+      Supplier<MergeFunction> mergeFunctions,
+      WriteBufferPool pool,
+      UnsafeProjection toUnsafe) {
     this.layout = layout;
     this.bufferMerge = mergeFunctions.get();
     this.spillMerge = mergeFunctions.get();
@@ -76,8 +98,8 @@ public final class KeyValues {
       types[i] = fields[i].dataType();
     }
     this.view = new KeyValueRow(layout, types);
-    this.buffer = new WriteBuffer(layout, fileSchema, versionOrder, pool);
-    this.toUnsafe = UnsafeProjection.create(fileSchema);
+    this.buffer = new WriteBuffer(layout, fileSchema, versionOrder, pool, toUnsafe);
+    this.toUnsafe = toUnsafe;
     this.versionOrder = versionOrder;
     this.keyIndices = layout.keyIndicesInValue();
     this.keyNames = new String[keyIndices.length];

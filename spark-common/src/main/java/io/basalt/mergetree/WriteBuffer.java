@@ -46,13 +46,18 @@ final class WriteBuffer {
   private final UnsafeRow right;
   private final UnsafeRow[] outputs;
 
+  /**
+   * @param toUnsafe encodes rows of {@code fileSchema}; may be shared with other buffers used on
+   *     the same thread, since each result is copied into a page before the next row
+   */
   WriteBuffer(
       KeyValueLayout layout,
       StructType fileSchema,
       Comparator<InternalRow> versionOrder,
-      WriteBufferPool pool) {
+      WriteBufferPool pool,
+      UnsafeProjection toUnsafe) {
     this.pool = pool;
-    this.toUnsafe = UnsafeProjection.create(fileSchema);
+    this.toUnsafe = toUnsafe;
     this.keyOrder = new UnsafeKeyOrder(layout.keyTypes());
     this.versionOrder = versionOrder;
     this.numFields = fileSchema.size();

@@ -12,6 +12,7 @@ public final class OptionRegistry {
   private static final List<Class<?>> OPTION_CLASSES =
       List.of(
           TableOptions.class,
+          FileCompressionOptions.class,
           WriteOptions.class,
           CompactionOptions.class,
           DynamicBucketOptions.class,

@@ -208,7 +208,9 @@ public final class BucketFunctions implements UnboundFunction {
       if (truncated != null) {
         key = truncated.replace(key);
       }
-      return BucketFunction.bucket(codec.toBinary(key), input.getInt(0));
+      // Spark calls this per row (in the shuffle's projection): hash the reused bytes, no copy
+      int length = codec.encodeReused(key);
+      return BucketFunction.bucket(codec.reusedBytes(), length, input.getInt(0));
     }
   }
 

@@ -24,8 +24,10 @@ import org.apache.spark.sql.connector.write.streaming.StreamingWrite;
 
 /**
  * A planned write. It asks Spark to cluster rows by (partition, bucket), so exactly one task writes
- * each bucket, and to sort them by (partition, bucket, primary key), so a task finishes one bucket
- * before the next and its buffers flush already sorted.
+ * each bucket. Append tables are also sorted by (partition, bucket), so a task finishes one
+ * bucket's file before it opens the next; a primary-key table with fixed buckets is not sorted at
+ * all (as Paimon), since its bucket writers sort their own buffers by key (see {@link
+ * #sortsInWriter}).
  */
 final class SparkWrite implements Write, RequiresDistributionAndOrdering {
   private final FileStoreTable table;
@@ -154,9 +156,26 @@ final class SparkWrite implements Write, RequiresDistributionAndOrdering {
   /** {@link #ordering}, then by nested_update columns, so inserts append in a defined order. */
   @Override
   public SortOrder[] requiredOrdering() {
+    List<SortOrder> nested = NestedUpdateOrder.of(table);
+    if (nested.isEmpty() && sortsInWriter(table)) {
+      return new SortOrder[0];
+    }
     List<SortOrder> ordering = new ArrayList<>(List.of(ordering(table, fixedBuckets())));
-    ordering.addAll(NestedUpdateOrder.of(table));
+    ordering.addAll(nested);
     return ordering.toArray(new SortOrder[0]);
+  }
+
+  /**
+   * Whether the write needs no sort from Spark: a primary-key table with a fixed bucket count
+   * buffers each bucket's rows in a binary sort buffer that orders them by key anyway, and keeps
+   * one writer per bucket open, so rows of several buckets may arrive interleaved. Spark's sort
+   * would order every row a second time, evaluating the bucket function at each comparison.
+   */
+  static boolean sortsInWriter(FileStoreTable table) {
+    return table.hasPrimaryKey()
+        && table.bucketCount() > 0
+        && !DynamicBucketWrite.isDynamic(table)
+        && !PostponedBucket.isPostponed(table);
   }
 
   @Override

@@ -67,7 +67,8 @@ final class KeyValueBucketWriter implements BucketWriter {
             tableName,
             versionOrder,
             () -> mergeEngine.newMergeFunction(layout, layout.valueFields()),
-            resources.pool());
+            resources.pool(),
+            resources.projections().of(layout.fileSchema()));
     this.files = new RollingDataFileWriter(context, target.bucketDir(), 0, layout, firstSequence);
     this.changelog =
         inputChangelog

@@ -19,6 +19,8 @@ import io.basalt.table.CommitMessage;
 import io.basalt.table.FileStoreTable;
 import io.basalt.utils.Check;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -31,6 +33,8 @@ import org.apache.spark.sql.catalyst.InternalRow;
  * files to the driver as {@link CommitMessage}s. Not thread-safe.
  */
 public final class TableWrite implements AutoCloseable {
+  private static final int MAX_CACHED_BUCKETS = 1024;
+  private static final BucketWriter[] NO_WRITERS = new BucketWriter[0];
   private final FileStoreTable table;
   private final WriteContext context;
   private final BucketState state;
@@ -42,15 +46,17 @@ public final class TableWrite implements AutoCloseable {
   private final BucketWriterFactory factory;
 
   private final ProjectedRow partitionView;
-  private final BinaryRowCodec partitionCodec;
-  private final RowComparator partitionOrder;
+  private final RecentPartitions partitions;
   @Nullable private final ProjectedRow bucketKeyView;
   @Nullable private final BinaryRowCodec bucketKeyCodec;
   @Nullable private final DynamicBuckets dynamicBuckets;
-  private InternalRow lastPartitionValues;
-  private BinaryRow lastPartition;
-  @Nullable private BucketWriter lastWriter;
+  // rows of several buckets arrive interleaved: each partition's writers by bucket, the last first
+  private final Map<BinaryRow, BucketWriter[]> writersByBucket = new HashMap<>();
   @Nullable private BinaryRow lastWriterPartition;
+  private BucketWriter[] lastPartitionWriters = NO_WRITERS;
+  // the writer of the previous row: also serves buckets outside the arrays (postponed, large)
+  @Nullable private BucketWriter lastWriter;
+  @Nullable private BinaryRow lastWriterKeyPartition;
   private int lastWriterBucket;
   private long spilledBytesOfFinished;
   private final CompactionSettings compaction;
@@ -101,8 +107,10 @@ public final class TableWrite implements AutoCloseable {
     this.truncatedTimestamps = TruncatedTimestampsRow.of(context.rowType());
     TableSchema schema = table.schema();
     this.partitionView = RowProjections.projection(schema, schema.partitionKeys());
-    this.partitionCodec = new BinaryRowCodec(table.partitionType());
-    this.partitionOrder = new RowComparator(RowProjections.types(schema, schema.partitionKeys()));
+    this.partitions =
+        new RecentPartitions(
+            new RowComparator(RowProjections.types(schema, schema.partitionKeys())),
+            new BinaryRowCodec(table.partitionType()));
     if (configuredBuckets > 0 || PostponedBucket.isPostponed(table)) {
       this.bucketKeyView = RowProjections.projection(schema, table.bucketKeys());
       // the fields carry their timestamp precisions, which decide the hashed bytes
@@ -179,31 +187,63 @@ public final class TableWrite implements AutoCloseable {
    */
   private void writeTo(
       BinaryRow partition, int bucket, InternalRow row, RowKind kind, boolean shared) {
-    // rows arrive clustered by (partition, bucket): the last writer saves a key object per row
     BucketWriter writer =
-        partition == lastWriterPartition && bucket == lastWriterBucket ? lastWriter : null;
+        partition == lastWriterKeyPartition && bucket == lastWriterBucket
+            ? lastWriter
+            : cachedWriter(partition, bucket);
     if (writer == null) {
       writer = writers.get(new PartitionBucket(partition, bucket));
       if (writer == null) {
         writer = newWriter(partition, bucket, shared);
       }
-      lastWriter = writer;
-      lastWriterPartition = partition;
-      lastWriterBucket = bucket;
+      cacheWriter(partition, bucket, writer);
     }
+    lastWriter = writer;
+    lastWriterKeyPartition = partition;
+    lastWriterBucket = bucket;
     memory.write(writer, row, kind);
+  }
+
+  /** The writer of a bucket in the range the caches cover (0 to 1023), without a key object. */
+  @Nullable
+  private BucketWriter cachedWriter(BinaryRow partition, int bucket) {
+    if (partition != lastWriterPartition) {
+      BucketWriter[] byBucket = writersByBucket.get(partition);
+      lastPartitionWriters = byBucket == null ? NO_WRITERS : byBucket;
+      lastWriterPartition = partition;
+    }
+    return bucket >= 0 && bucket < lastPartitionWriters.length
+        ? lastPartitionWriters[bucket]
+        : null;
+  }
+
+  private void cacheWriter(BinaryRow partition, int bucket, BucketWriter writer) {
+    if (bucket < 0 || bucket >= MAX_CACHED_BUCKETS) {
+      return; // postponed (-2) and large dynamic buckets go through the map
+    }
+    if (bucket >= lastPartitionWriters.length) {
+      lastPartitionWriters =
+          Arrays.copyOf(
+              lastPartitionWriters, Math.min(MAX_CACHED_BUCKETS, Math.max(16, 2 * bucket + 1)));
+      writersByBucket.put(partition, lastPartitionWriters);
+    }
+    lastPartitionWriters[bucket] = writer;
   }
 
   private BinaryRow partitionOf(InternalRow row) {
     if (partitionView.numFields() == 0) {
       return BinaryRow.EMPTY;
     }
-    partitionView.replace(row);
-    if (lastPartition == null || partitionOrder.compare(partitionView, lastPartitionValues) != 0) {
-      lastPartition = partitionCodec.toBinary(partitionView);
-      lastPartitionValues = partitionView.copy();
-    }
-    return lastPartition;
+    return partitions.of(partitionView.replace(row));
+  }
+
+  private void clearWriters() {
+    writers.clear();
+    writersByBucket.clear();
+    lastWriterPartition = null;
+    lastPartitionWriters = NO_WRITERS;
+    lastWriter = null;
+    lastWriterKeyPartition = null;
   }
 
   private BucketWriter newWriter(BinaryRow partition, int bucket, boolean shared) {
@@ -227,6 +267,11 @@ public final class TableWrite implements AutoCloseable {
   /** Runs the background compactions on {@code executor} (tests); call before the first row. */
   void useCompactionExecutor(java.util.concurrent.Executor executor) {
     resources.compactions().useExecutor(executor);
+  }
+
+  /** How many row projections this write's bucket writers generated (one per row type). */
+  int projectionsGenerated() {
+    return resources.projections().size();
   }
 
   /** Bytes the primary-key writers of this write spilled to local disk so far. */
@@ -279,8 +324,7 @@ public final class TableWrite implements AutoCloseable {
         messages.add(message);
       }
     }
-    writers.clear();
-    lastWriter = null;
+    clearWriters();
     resources.compactions().close();
     return messages;
   }
@@ -299,8 +343,7 @@ public final class TableWrite implements AutoCloseable {
         }
       }
     }
-    writers.clear();
-    lastWriter = null;
+    clearWriters();
     resources.compactions().close();
     if (failure != null) {
       throw failure;

@@ -67,7 +67,7 @@ record WriteContext(
             Math.toIntExact(options.get(WriteOptions.PARQUET_PAGE_SIZE)),
             false);
     return new WriteContext(
-        table.fileIO().conf(),
+        DataFileConf.of(table),
         table.rowType(),
         table.schema().id(),
         parquet,
