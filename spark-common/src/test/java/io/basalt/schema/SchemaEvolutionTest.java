@@ -298,8 +298,9 @@ class SchemaEvolutionTest {
                     1,
                     1))
         .hasMessageContaining(
-            "Cannot change the type of column 'v' of table db.t: option 'sequence.field' or"
-                + " 'bucket-key' names it");
+            "Cannot change the type of column 'v' of table db.t: option 'bucket-key' names it,"
+                + " and the bucket of every stored row was computed from the value in its current"
+                + " type");
   }
 
   @Test
