@@ -44,6 +44,8 @@ public final class SchemaEvolution {
   private final TableSchema current;
   private final String table;
   private final OptionColumns optionColumns;
+  // renamed along with their columns, as Paimon renames the primary key
+  private final List<String> primaryKeys;
   private final StructPaths paths;
   private StructType columns;
   private int highestFieldId;
@@ -55,6 +57,7 @@ public final class SchemaEvolution {
     this.columns = current.rowType();
     this.highestFieldId = current.highestFieldId();
     this.optionColumns = new OptionColumns(current.options(), table);
+    this.primaryKeys = new ArrayList<>(current.primaryKeys());
   }
 
   /**
@@ -75,7 +78,7 @@ public final class SchemaEvolution {
         evolution.dataFields(),
         evolution.highestFieldId,
         current.partitionKeys(),
-        current.primaryKeys(),
+        evolution.primaryKeys,
         OptionRenames.apply(current.options(), changes),
         current.comment(),
         nowMillis);
@@ -311,7 +314,7 @@ public final class SchemaEvolution {
     }
     String name = path.get(0);
     String kind =
-        current.primaryKeys().contains(name)
+        primaryKeys.contains(name)
             ? "primary-key"
             : current.partitionKeys().contains(name) ? "partition" : null;
     if (kind != null) {
@@ -326,7 +329,7 @@ public final class SchemaEvolution {
   private int valueColumns() {
     int count = 0;
     for (String name : columns.fieldNames()) {
-      if (!current.primaryKeys().contains(name) && !current.partitionKeys().contains(name)) {
+      if (!primaryKeys.contains(name) && !current.partitionKeys().contains(name)) {
         count++;
       }
     }

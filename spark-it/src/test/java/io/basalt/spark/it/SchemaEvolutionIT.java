@@ -256,8 +256,8 @@ class SchemaEvolutionIT extends SparkTestBase {
         "Cannot add column 'n' to table se.bad as NOT NULL");
     expectFailure(
         "ALTER TABLE se.bad DROP COLUMN seq",
-        "Cannot drop column 'seq' of table se.bad: option 'sequence.field' or 'bucket-key'"
-            + " names it");
+        "Cannot drop column 'seq' of table se.bad: option 'sequence.field' names it. Fix:"
+            + " change that option first");
     expectFailure(
         "ALTER TABLE se.bad ALTER COLUMN id DROP NOT NULL",
         "Cannot make nullable column 'id' of table se.bad: it is a primary-key column");
