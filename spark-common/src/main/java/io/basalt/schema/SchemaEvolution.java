@@ -137,7 +137,18 @@ public final class SchemaEvolution {
 
   private void rename(RenameColumn rename) {
     String column = display(rename.path());
-    checkNotKey(rename.path(), "rename");
+    String top = rename.path().get(0);
+    if (rename.path().size() == 1 && current.partitionKeys().contains(top)) {
+      throw error(
+          "Cannot rename column '%s' of table %s: it is a partition column, and the table's"
+              + " files are placed by it. Fix: create a new table and copy the data (CREATE TABLE"
+              + " ... AS SELECT).",
+          top, table);
+    }
+    if (rename.path().size() == 1 && primaryKeys.contains(top)) {
+      // as in Paimon; key columns in files (_KEY_<old name>) are found by field id, not by name
+      primaryKeys.set(primaryKeys.indexOf(top), rename.newName());
+    }
     updateParent(
         rename.path(),
         struct -> {

@@ -268,9 +268,12 @@ class SchemaEvolutionTest {
 
   @Test
   void keysAndPartitionsAreFixed() {
-    assertThatThrownBy(() -> apply(new RenameColumn(List.of("id"), "key")))
-        .hasMessageContaining(
-            "Cannot rename column 'id' of table db.t: it is a primary-key column");
+    // as in Paimon, a key column that is not a partition column renames, and the key with it
+    TableSchema renamedKey = apply(new RenameColumn(List.of("id"), "key"));
+    assertThat(renamedKey.primaryKeys()).containsExactly("dt", "key");
+    assertThat(renamedKey.field("key").id()).isEqualTo(0);
+    assertThatThrownBy(() -> apply(new RenameColumn(List.of("dt"), "day")))
+        .hasMessageContaining("Cannot rename column 'dt' of table db.t: it is a partition column");
     assertThatThrownBy(() -> apply(new DropColumn(List.of("dt"))))
         .hasMessageContaining("Cannot drop column 'dt' of table db.t: it is a primary-key column");
     assertThatThrownBy(() -> apply(new UpdateColumnType(List.of("id"), DataTypes.LongType)))

@@ -3,6 +3,7 @@ package io.basalt.spark.it;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.util.List;
 import org.apache.spark.sql.connector.catalog.Identifier;
 import org.apache.spark.sql.connector.catalog.TableCatalog;
 import org.apache.spark.sql.connector.catalog.TableChange;
@@ -257,5 +258,68 @@ class AlterParityIT extends SparkTestBase {
         .containsExactly("fields.amount.aggregate-function,sum");
     sql("INSERT INTO %s.%s VALUES (1, 3)", DB, t);
     assertThat(rows("SELECT * FROM %s.%s", DB, t)).containsExactly("1,5");
+  }
+
+  @ParameterizedTest
+  @ValueSource(booleans = {true, false})
+  void primaryKeyColumnRenamesWithTheKey(boolean vectorized) throws Exception {
+    String t = "pk_rename_" + vectorized;
+    sql(
+        "CREATE TABLE %s.%s (id INT, v STRING, dt STRING) PARTITIONED BY (dt) TBLPROPERTIES"
+            + " ('primary-key' = 'id,dt', 'bucket' = '2')",
+        DB, t);
+    sql("INSERT INTO %s.%s VALUES (1, 'a', 'x'), (2, 'b', 'x'), (3, 'c', 'y')", DB, t);
+    sql("ALTER TABLE %s.%s RENAME COLUMN id TO uid", DB, t);
+    assertThat(rows("SHOW TBLPROPERTIES %s.%s ('primary-key')", DB, t))
+        .containsExactly("primary-key,uid,dt");
+    spark.conf().set("spark.sql.parquet.enableVectorizedReader", String.valueOf(vectorized));
+    // files written before name the key column _KEY_id: reads, merges and key filters find it by id
+    assertThat(rows("SELECT * FROM %s.%s", DB, t)).containsExactly("1,a,x", "2,b,x", "3,c,y");
+    sql("INSERT INTO %s.%s VALUES (2, 'b2', 'x'), (4, 'd', 'y')", DB, t);
+    assertThat(rows("SELECT v FROM %s.%s WHERE uid = 2", DB, t)).containsExactly("b2");
+    assertThat(rows("SELECT v FROM %s.%s WHERE uid > 2", DB, t)).containsExactly("c", "d");
+    sql("UPDATE %s.%s SET v = 'c2' WHERE uid = 3", DB, t);
+    sql("DELETE FROM %s.%s WHERE uid = 1", DB, t);
+    List<String> expected = List.of("2,b2,x", "3,c2,y", "4,d,y");
+    assertThat(rows("SELECT * FROM %s.%s", DB, t)).isEqualTo(expected);
+    assertThat(paimon.rows(DB, t)).isEqualTo(expected);
+    sql("CALL sys.compact(table => '%s.%s')", DB, t);
+    assertThat(rows("SELECT * FROM %s.%s", DB, t)).isEqualTo(expected);
+    assertThat(rows("SELECT v FROM %s.%s WHERE uid = 4", DB, t)).containsExactly("d");
+    assertThat(paimon.rows(DB, t)).isEqualTo(expected);
+    assertThatThrownBy(() -> sql("ALTER TABLE %s.%s RENAME COLUMN dt TO day", DB, t))
+        .hasMessageContaining(
+            String.format(
+                "Cannot rename column 'dt' of table parity.%s: it is a partition column, and the"
+                    + " table's files are placed by it.",
+                t));
+  }
+
+  @Test
+  void basaltReadsAKeyColumnPaimonRenamed() throws Exception {
+    String t = "pk_renamed_by_paimon";
+    sql(
+        "CREATE TABLE %s.%s (id INT, v STRING) TBLPROPERTIES ('primary-key' = 'id', 'bucket' ="
+            + " '1')",
+        DB, t);
+    sql("INSERT INTO %s.%s VALUES (1, 'a'), (2, 'b')", DB, t);
+    paimon
+        .catalog()
+        .alterTable(
+            org.apache.paimon.catalog.Identifier.create(DB, t),
+            List.of(org.apache.paimon.schema.SchemaChange.renameColumn("id", "key")),
+            false);
+    paimon.write(
+        DB,
+        t,
+        org.apache.paimon.data.GenericRow.of(
+            2, org.apache.paimon.data.BinaryString.fromString("b2")));
+    sql("REFRESH TABLE %s.%s", DB, t);
+    assertThat(rows("SHOW TBLPROPERTIES %s.%s ('primary-key')", DB, t))
+        .containsExactly("primary-key,key");
+    assertThat(rows("SELECT * FROM %s.%s", DB, t)).containsExactly("1,a", "2,b2");
+    assertThat(rows("SELECT v FROM %s.%s WHERE key = 1", DB, t)).containsExactly("a");
+    sql("INSERT INTO %s.%s VALUES (1, 'a2')", DB, t);
+    assertThat(paimon.rows(DB, t)).containsExactly("1,a2", "2,b2");
   }
 }
