@@ -76,7 +76,10 @@ final class AlterTableSchemas {
         columnChanges.isEmpty()
             ? current
             : SchemaEvolution.apply(current, columnChanges, table.name(), current.id() + 1, now);
-    TableSchema next = evolved.withOptions(options, current.id() + 1, now);
+    // a renamed column's name is carried into the options that name it, as Paimon does
+    TableSchema next =
+        evolved.withOptions(
+            io.basalt.schema.OptionRenames.apply(options, columnChanges), current.id() + 1, now);
     TableOptionCheck.check(setOptions, List.of(next.rowType().fieldNames()), table.name());
     SchemaValidation.validate(next, table.name());
     io.basalt.changelog.ChangelogProducerGuard.checkProducerChange(

@@ -52,8 +52,9 @@ final class StringCasts {
     return fromText(to);
   }
 
+  /** The conversion of {@code from} values to text, or null when there is none. */
   @Nullable
-  private static ValueCast toText(DataType from) {
+  static ValueCast toText(DataType from) {
     if (isString(from)) {
       return value -> value;
     } else if (from instanceof BinaryType) {
@@ -75,8 +76,7 @@ final class StringCasts {
         || from instanceof DoubleType) {
       return value -> UTF8String.fromString(String.valueOf(value));
     }
-    // ARRAY, MAP and ROW values have no text form here: ALTER refuses those changes
-    return null;
+    return NestedText.resolve(from);
   }
 
   @Nullable

@@ -10,7 +10,6 @@ import io.basalt.casting.TypeCasts;
 import io.basalt.casting.ValueCasts;
 import io.basalt.options.Options;
 import io.basalt.options.SchemaEvolutionOptions;
-import io.basalt.options.TableOptions;
 import io.basalt.schema.SchemaChange.AddColumn;
 import io.basalt.schema.SchemaChange.DropColumn;
 import io.basalt.schema.SchemaChange.RenameColumn;
@@ -20,9 +19,7 @@ import io.basalt.schema.SchemaChange.UpdateColumnPosition;
 import io.basalt.schema.SchemaChange.UpdateColumnType;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.HashSet;
 import java.util.List;
-import java.util.Set;
 import java.util.function.UnaryOperator;
 import javax.annotation.Nullable;
 import org.apache.spark.sql.types.DataType;
@@ -46,7 +43,9 @@ import org.apache.spark.sql.types.StructType;
 public final class SchemaEvolution {
   private final TableSchema current;
   private final String table;
-  private final Set<String> optionColumns;
+  private final OptionColumns optionColumns;
+  // renamed along with their columns, as Paimon renames the primary key
+  private final List<String> primaryKeys;
   private final StructPaths paths;
   private StructType columns;
   private int highestFieldId;
@@ -57,15 +56,8 @@ public final class SchemaEvolution {
     this.paths = new StructPaths(table);
     this.columns = current.rowType();
     this.highestFieldId = current.highestFieldId();
-    this.optionColumns = new HashSet<>();
-    for (String key : List.of(TableOptions.SEQUENCE_FIELD.key(), TableOptions.BUCKET_KEY.key())) {
-      String value = current.options().get(key);
-      if (value != null) {
-        for (String name : value.split(",")) {
-          optionColumns.add(name.trim());
-        }
-      }
-    }
+    this.optionColumns = new OptionColumns(current.options(), table);
+    this.primaryKeys = new ArrayList<>(current.primaryKeys());
   }
 
   /**
@@ -86,8 +78,8 @@ public final class SchemaEvolution {
         evolution.dataFields(),
         evolution.highestFieldId,
         current.partitionKeys(),
-        current.primaryKeys(),
-        current.options(),
+        evolution.primaryKeys,
+        OptionRenames.apply(current.options(), changes),
         current.comment(),
         nowMillis);
   }
@@ -135,14 +127,28 @@ public final class SchemaEvolution {
           DataType type = SchemaFactory.assignIds(add.type(), nextId);
           highestFieldId = nextId[0] - 1;
           StructField field = new StructField(name, type, true, metadata(id, add.comment()));
-          return paths.insert(struct, field, add.position(), column);
+          SchemaChange.Position position =
+              add.position() != null || add.path().size() > 1
+                  ? add.position()
+                  : AlterLimits.beforePartition(current, struct, table);
+          return paths.insert(struct, field, position, column);
         });
   }
 
   private void rename(RenameColumn rename) {
     String column = display(rename.path());
-    checkNotKey(rename.path(), "rename");
-    checkNotInOptions(rename.path(), "rename");
+    String top = rename.path().get(0);
+    if (rename.path().size() == 1 && current.partitionKeys().contains(top)) {
+      throw error(
+          "Cannot rename column '%s' of table %s: it is a partition column, and the table's"
+              + " files are placed by it. Fix: create a new table and copy the data (CREATE TABLE"
+              + " ... AS SELECT).",
+          top, table);
+    }
+    if (rename.path().size() == 1 && primaryKeys.contains(top)) {
+      // as in Paimon; key columns in files (_KEY_<old name>) are found by field id, not by name
+      primaryKeys.set(primaryKeys.indexOf(top), rename.newName());
+    }
     updateParent(
         rename.path(),
         struct -> {
@@ -163,7 +169,7 @@ public final class SchemaEvolution {
   private void drop(DropColumn drop) {
     String column = display(drop.path());
     checkNotKey(drop.path(), "drop");
-    checkNotInOptions(drop.path(), "drop");
+    optionColumns.checkDrop(drop.path());
     updateParent(
         drop.path(),
         struct -> {
@@ -189,7 +195,28 @@ public final class SchemaEvolution {
   private void updateType(UpdateColumnType update) {
     String column = display(update.path());
     checkNotKey(update.path(), "change the type of");
-    checkNotInOptions(update.path(), "change the type of");
+    optionColumns.checkRetype(update.path());
+    int fieldEnd = ElementPaths.fieldPathLength(columns, update.path());
+    if (fieldEnd > 0 && fieldEnd < update.path().size()) {
+      // arr.element or m.value: the type under the wrapper changes, the column keeps its id
+      List<String> steps = update.path().subList(fieldEnd, update.path().size());
+      updateField(
+          update.path().subList(0, fieldEnd),
+          field -> {
+            DataType type =
+                ElementPaths.replace(
+                    field.dataType(),
+                    steps,
+                    column,
+                    table,
+                    inner -> {
+                      checkCast(column, inner, update.newType());
+                      return update.newType();
+                    });
+            return new StructField(field.name(), type, field.nullable(), field.metadata());
+          });
+      return;
+    }
     updateField(
         update.path(),
         field -> {
@@ -251,14 +278,14 @@ public final class SchemaEvolution {
   }
 
   private void updateNullability(UpdateColumnNullability change) {
-    String column = display(change.path());
     if (!change.nullable()) {
-      throw error(
-          "Cannot make column '%s' of table %s NOT NULL: existing files may hold nulls in it.",
-          column, table);
+      AlterLimits.checkSetNotNull(current.options(), display(change.path()), table);
+    } else {
+      checkNotKey(change.path(), "make nullable");
     }
-    checkNotKey(change.path(), "make nullable");
-    updateField(change.path(), f -> new StructField(f.name(), f.dataType(), true, f.metadata()));
+    updateField(
+        change.path(),
+        f -> new StructField(f.name(), f.dataType(), change.nullable(), f.metadata()));
   }
 
   private void move(UpdateColumnPosition move) {
@@ -298,7 +325,7 @@ public final class SchemaEvolution {
     }
     String name = path.get(0);
     String kind =
-        current.primaryKeys().contains(name)
+        primaryKeys.contains(name)
             ? "primary-key"
             : current.partitionKeys().contains(name) ? "partition" : null;
     if (kind != null) {
@@ -310,23 +337,10 @@ public final class SchemaEvolution {
     }
   }
 
-  private void checkNotInOptions(List<String> path, String action) {
-    if (path.size() == 1 && optionColumns.contains(path.get(0))) {
-      throw error(
-          "Cannot %s column '%s' of table %s: option '%s' or '%s' names it. Fix: change that"
-              + " option first.",
-          action,
-          path.get(0),
-          table,
-          TableOptions.SEQUENCE_FIELD.key(),
-          TableOptions.BUCKET_KEY.key());
-    }
-  }
-
   private int valueColumns() {
     int count = 0;
     for (String name : columns.fieldNames()) {
-      if (!current.primaryKeys().contains(name) && !current.partitionKeys().contains(name)) {
+      if (!primaryKeys.contains(name) && !current.partitionKeys().contains(name)) {
         count++;
       }
     }

@@ -10,6 +10,7 @@ import java.util.ArrayList;
 import java.util.List;
 import org.apache.spark.sql.catalyst.InternalRow;
 import org.apache.spark.sql.catalyst.expressions.GenericInternalRow;
+import org.apache.spark.sql.catalyst.util.ArrayBasedMapData;
 import org.apache.spark.sql.catalyst.util.ArrayData;
 import org.apache.spark.sql.catalyst.util.GenericArrayData;
 import org.apache.spark.sql.types.DataType;
@@ -120,6 +121,42 @@ class ValueCastsTest {
                 DataTypes.createArrayType(DataTypes.IntegerType),
                 DataTypes.createArrayType(DataTypes.DateType)))
         .isNull();
+  }
+
+  @Test
+  void arraysMapsAndRowsPrintAsPaimonPrintsThem() {
+    DataType ints = DataTypes.createArrayType(DataTypes.IntegerType);
+    assertThat(cast(ints, DataTypes.StringType, new GenericArrayData(new Object[] {1, null, -3})))
+        .isEqualTo(text("[1, null, -3]"));
+    assertThat(cast(ints, DataTypes.StringType, new GenericArrayData(new Object[0])))
+        .isEqualTo(text("[]"));
+    DataType map =
+        DataTypes.createMapType(
+            DataTypes.StringType, DataTypes.createArrayType(DataTypes.DoubleType));
+    Object mapValue =
+        new ArrayBasedMapData(
+            new GenericArrayData(new Object[] {text("a"), text("b")}),
+            new GenericArrayData(
+                new Object[] {new GenericArrayData(new Object[] {1.5, null}), null}));
+    assertThat(cast(map, DataTypes.StringType, mapValue))
+        .isEqualTo(text("{a -> [1.5, null], b -> null}"));
+    StructType row =
+        new StructType()
+            .add("i", DataTypes.IntegerType)
+            .add("s", DataTypes.StringType)
+            .add("d", DataTypes.DateType)
+            .add("n", new StructType().add("x", DataTypes.BooleanType));
+    Object rowValue =
+        new GenericInternalRow(
+            new Object[] {7, text("abc"), 0, new GenericInternalRow(new Object[] {true})});
+    assertThat(cast(row, DataTypes.StringType, rowValue))
+        .isEqualTo(text("{7, abc, 1970-01-01, {true}}"));
+    assertThat(
+            cast(
+                row,
+                DataTypes.StringType,
+                new GenericInternalRow(new Object[] {null, null, null, null})))
+        .isEqualTo(text("{null, null, null, null}"));
   }
 
   @Test

@@ -268,9 +268,12 @@ class SchemaEvolutionTest {
 
   @Test
   void keysAndPartitionsAreFixed() {
-    assertThatThrownBy(() -> apply(new RenameColumn(List.of("id"), "key")))
-        .hasMessageContaining(
-            "Cannot rename column 'id' of table db.t: it is a primary-key column");
+    // as in Paimon, a key column that is not a partition column renames, and the key with it
+    TableSchema renamedKey = apply(new RenameColumn(List.of("id"), "key"));
+    assertThat(renamedKey.primaryKeys()).containsExactly("dt", "key");
+    assertThat(renamedKey.field("key").id()).isEqualTo(0);
+    assertThatThrownBy(() -> apply(new RenameColumn(List.of("dt"), "day")))
+        .hasMessageContaining("Cannot rename column 'dt' of table db.t: it is a partition column");
     assertThatThrownBy(() -> apply(new DropColumn(List.of("dt"))))
         .hasMessageContaining("Cannot drop column 'dt' of table db.t: it is a primary-key column");
     assertThatThrownBy(() -> apply(new UpdateColumnType(List.of("id"), DataTypes.LongType)))
@@ -298,8 +301,9 @@ class SchemaEvolutionTest {
                     1,
                     1))
         .hasMessageContaining(
-            "Cannot change the type of column 'v' of table db.t: option 'sequence.field' or"
-                + " 'bucket-key' names it");
+            "Cannot change the type of column 'v' of table db.t: option 'bucket-key' names it,"
+                + " and the bucket of every stored row was computed from the value in its current"
+                + " type");
   }
 
   @Test
