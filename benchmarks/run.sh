@@ -19,6 +19,9 @@
 #                  which systems; default all five)
 #   planning       io.basalt.benchmarks.PlanningBenchmark: planning a 10,000-file table (cold and
 #                  warm manifest cache) against Spark listing the same files (--files, --buckets, --reps)
+#   lookup-breakdown io.basalt.benchmarks.LookupBreakdown: a point lookup's time by phase (analysis,
+#                  optimizer, physical planning, execution, tasks) on Parquet and Basalt, and the
+#                  engine's driver steps alone, after the load and after 5 upserts
 #   jmh            JMH's own runner (org.openjdk.jmh.Main) over the micro-benchmarks in
 #                  io.basalt.benchmarks.jmh; the remaining arguments are JMH's (e.g. a name regex,
 #                  -f 1 -wi 3 -i 5 -prof gc)
@@ -48,8 +51,9 @@ case "$benchmark" in
   changelog) main_class=io.basalt.benchmarks.ChangelogBenchmark ;;
   peers) main_class=io.basalt.benchmarks.PeerBenchmark ;;
   planning) main_class=io.basalt.benchmarks.PlanningBenchmark ;;
+  lookup-breakdown) main_class=io.basalt.benchmarks.LookupBreakdown ;;
   jmh) main_class=org.openjdk.jmh.Main ;;
-  *) die "unknown benchmark '$benchmark' (expected load-and-scan, upsert, bucket-join, cross-partition, changelog, peers, planning or jmh)" ;;
+  *) die "unknown benchmark '$benchmark' (expected load-and-scan, upsert, bucket-join, cross-partition, changelog, peers, planning, lookup-breakdown or jmh)" ;;
 esac
 
 # The root pom has no parent, so its first <version> is the project version.
