@@ -21,6 +21,9 @@
 #                  warm manifest cache) against Spark listing the same files (--files, --buckets, --reps)
 #   orc-scan       io.basalt.benchmarks.OrcScanBenchmark: full scans of a Basalt ORC table (columnar
 #                  and rows) against Spark's own ORC source on the same rows
+#   lookup-breakdown io.basalt.benchmarks.LookupBreakdown: a point lookup's time by phase (analysis,
+#                  optimizer, physical planning, execution, tasks) on Parquet and Basalt, and the
+#                  engine's driver steps alone, after the load and after 5 upserts
 #   jmh            JMH's own runner (org.openjdk.jmh.Main) over the micro-benchmarks in
 #                  io.basalt.benchmarks.jmh; the remaining arguments are JMH's (e.g. a name regex,
 #                  -f 1 -wi 3 -i 5 -prof gc)
@@ -51,8 +54,9 @@ case "$benchmark" in
   peers) main_class=io.basalt.benchmarks.PeerBenchmark ;;
   planning) main_class=io.basalt.benchmarks.PlanningBenchmark ;;
   orc-scan) main_class=io.basalt.benchmarks.OrcScanBenchmark ;;
+  lookup-breakdown) main_class=io.basalt.benchmarks.LookupBreakdown ;;
   jmh) main_class=org.openjdk.jmh.Main ;;
-  *) die "unknown benchmark '$benchmark' (expected load-and-scan, upsert, bucket-join, cross-partition, changelog, peers, planning, orc-scan or jmh)" ;;
+  *) die "unknown benchmark '$benchmark' (expected load-and-scan, upsert, bucket-join, cross-partition, changelog, peers, planning, orc-scan, lookup-breakdown or jmh)" ;;
 esac
 
 # The root pom has no parent, so its first <version> is the project version.

@@ -35,6 +35,15 @@ public final class HadoopFileIO implements FileIO {
   /** The probed primitive per file system URI; rebuilt lazily after deserialisation. */
   private transient volatile Map<String, AtomicCreate> primitives;
 
+  /**
+   * This FileIO's local file systems by URI: Hadoop's cache is off for {@code file:} (see {@link
+   * #withChecksumFreeLocal}), so without this every call would build and initialise a new one.
+   */
+  private transient volatile Map<String, FileSystem> localFileSystems;
+
+  /** {@link #conf} as written into a task, encoded on first use (the conf never changes). */
+  private transient volatile byte[] encodedConf;
+
   public HadoopFileIO(Configuration conf) {
     this.conf = withChecksumFreeLocal(new Configuration(conf));
   }
@@ -53,7 +62,27 @@ public final class HadoopFileIO implements FileIO {
   @Override
   public FileSystem fileSystem(Path path) {
     try {
-      return path.getFileSystem(conf);
+      java.net.URI uri = path.toUri();
+      if (!"file".equals(uri.getScheme())) {
+        return path.getFileSystem(conf); // Hadoop's own cache serves these
+      }
+      Map<String, FileSystem> local = localFileSystems;
+      if (local == null) {
+        synchronized (this) {
+          if (localFileSystems == null) {
+            localFileSystems = new ConcurrentHashMap<>();
+          }
+          local = localFileSystems;
+        }
+      }
+      String key = uri.getAuthority() == null ? "" : uri.getAuthority();
+      FileSystem fs = local.get(key);
+      if (fs == null) {
+        fs = path.getFileSystem(conf);
+        FileSystem raced = local.putIfAbsent(key, fs);
+        fs = raced != null ? raced : fs;
+      }
+      return fs;
     } catch (IOException e) {
       throw new UncheckedIOException("Failed to access the file system of " + path, e);
     }
@@ -229,13 +258,22 @@ public final class HadoopFileIO implements FileIO {
 
   private void writeObject(ObjectOutputStream out) throws IOException {
     out.defaultWriteObject();
-    conf.write(out);
+    byte[] encoded = encodedConf;
+    if (encoded == null) {
+      // a Spark query serialises this once per stage: encoding the ~1,000 entries each time
+      // showed up in the driver's profile of a point lookup
+      encoded = SharedConfs.encode(conf);
+      encodedConf = encoded;
+    }
+    out.writeInt(encoded.length);
+    out.write(encoded);
   }
 
   private void readObject(ObjectInputStream in) throws IOException, ClassNotFoundException {
     in.defaultReadObject();
-    Configuration restored = new Configuration(false);
-    restored.readFields(in);
-    conf = withChecksumFreeLocal(restored);
+    byte[] encoded = new byte[in.readInt()];
+    in.readFully(encoded);
+    conf = SharedConfs.decode(encoded, decoded -> withChecksumFreeLocal(decoded));
+    encodedConf = encoded;
   }
 }

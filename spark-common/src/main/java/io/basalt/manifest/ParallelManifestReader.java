@@ -46,6 +46,7 @@ public final class ParallelManifestReader {
   @Nullable private final ManifestCache cache;
   private long fromStorage;
   private long fromCache;
+  private long onWorkers;
 
   /**
    * @param context what the manifests belong to, e.g. {@code "snapshot 3 of table db.t"}, named in
@@ -106,6 +107,14 @@ public final class ParallelManifestReader {
     return fromCache;
   }
 
+  /**
+   * Manifests handed to a worker thread; cached ones never are, so a warm read stays on the
+   * caller's thread.
+   */
+  public long onWorkers() {
+    return onWorkers;
+  }
+
   private void readSerially(String name, Consumer<ManifestEntry> consumer) {
     if (cache == null) {
       try (CloseableIterator<ManifestEntry> it = files.readManifest(name, context)) {
@@ -128,6 +137,14 @@ public final class ParallelManifestReader {
   }
 
   private Pending submit(String name) {
+    List<ManifestEntry> cached = cachedEntries(name);
+    if (cached != null) {
+      // a cache hit costs a map lookup: a hand-off to a worker would cost more than it saves, and
+      // on a busy machine each hand-off waits for the scheduler
+      return new Pending(
+          name, java.util.concurrent.CompletableFuture.completedFuture(new Loaded(cached, true)));
+    }
+    onWorkers++;
     // the caller's class loader (Spark's --jars loader), so file systems resolve in the worker
     ClassLoader loader = Thread.currentThread().getContextClassLoader();
     return new Pending(
@@ -187,6 +204,11 @@ public final class ParallelManifestReader {
       cache.put(key, entries, weight);
     }
     return new Loaded(entries, false);
+  }
+
+  @Nullable
+  private List<ManifestEntry> cachedEntries(String name) {
+    return cache == null ? null : cache.get(files.paths().manifestFile(name).toString());
   }
 
   private record Pending(String name, Future<Loaded> future) {}

@@ -73,6 +73,58 @@ class HadoopFileIOTest {
         .isFalse();
   }
 
+  @Test
+  void aDeserialisedFileIOKeepsTheConfigurationAndSharesItWithItsTwins() throws Exception {
+    Configuration conf = new Configuration();
+    conf.set("basalt.test.marker", "lookup-" + dir);
+    HadoopFileIO io = new HadoopFileIO(conf);
+    byte[] serialised = serialise(io);
+    assertThat(serialise(io)).isEqualTo(serialised);
+
+    FileIO first = deserialise(serialised);
+    FileIO second = deserialise(serialise(io));
+    assertThat(first.conf().get("basalt.test.marker")).isEqualTo("lookup-" + dir);
+    assertThat(first.conf().get("fs.file.impl"))
+        .isEqualTo(ChecksumFreeLocalFileSystem.class.getName());
+    // every task of a query carries the same bytes: decoded once, then shared
+    assertThat(second.conf()).isSameAs(first.conf());
+    // a FileIO over another configuration gets its own
+    conf.set("basalt.test.marker", "other-" + dir);
+    FileIO other = deserialise(serialise(new HadoopFileIO(conf)));
+    assertThat(other.conf()).isNotSameAs(first.conf());
+    assertThat(other.conf().get("basalt.test.marker")).isEqualTo("other-" + dir);
+    // and a deserialised FileIO works
+    Path file = new Path(dir.toUri().toString(), "after-deserialise");
+    assertThat(first.tryCreateAtomically(file, "x")).isTrue();
+    assertThat(first.readUtf8(file)).isEqualTo("x");
+  }
+
+  @Test
+  void aLocalFileSystemIsBuiltOncePerFileIO() {
+    FileIO io = FileIO.local();
+    Path a = new Path(dir.toUri().toString(), "a");
+    Path b = new Path(dir.toUri().toString(), "b");
+    assertThat(io.fileSystem(a)).isSameAs(io.fileSystem(b));
+    assertThat(io.fileSystem(a)).isInstanceOf(ChecksumFreeLocalFileSystem.class);
+    // another FileIO has its own, as Hadoop's cache is off for file:
+    assertThat(FileIO.local().fileSystem(a)).isNotSameAs(io.fileSystem(a));
+  }
+
+  private static byte[] serialise(Object value) throws Exception {
+    java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
+    try (java.io.ObjectOutputStream out = new java.io.ObjectOutputStream(bytes)) {
+      out.writeObject(value);
+    }
+    return bytes.toByteArray();
+  }
+
+  private static FileIO deserialise(byte[] bytes) throws Exception {
+    try (java.io.ObjectInputStream in =
+        new java.io.ObjectInputStream(new java.io.ByteArrayInputStream(bytes))) {
+      return (FileIO) in.readObject();
+    }
+  }
+
   private static Configuration storeConf() {
     Configuration conf = new Configuration();
     conf.set("fs.nostore.impl", NoStoreFileSystem.class.getName());

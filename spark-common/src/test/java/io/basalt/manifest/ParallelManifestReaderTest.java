@@ -91,6 +91,25 @@ class ParallelManifestReaderTest {
   }
 
   @Test
+  void cachedManifestsAreNotHandedToWorkers() {
+    ManifestCache cache = new ManifestCache(64L << 20);
+    ParallelManifestReader cold = new ParallelManifestReader(files, CONTEXT, 4, cache);
+    cold.read(manifests.subList(0, 5), entry -> {});
+    assertThat(cold.onWorkers()).isEqualTo(5);
+
+    // the five cached manifests stay on this thread, the seven others go to workers
+    ParallelManifestReader mixed = new ParallelManifestReader(files, CONTEXT, 4, cache);
+    assertThat(read(mixed)).isEqualTo(expected);
+    assertThat(mixed.onWorkers()).isEqualTo(7);
+    assertThat(mixed.fromCache()).isEqualTo(5);
+    assertThat(mixed.fromStorage()).isEqualTo(7);
+
+    ParallelManifestReader warm = new ParallelManifestReader(files, CONTEXT, 4, cache);
+    assertThat(read(warm)).isEqualTo(expected);
+    assertThat(warm.onWorkers()).isZero();
+  }
+
+  @Test
   void aCacheTooSmallForAManifestStillReadsIt() {
     ManifestCache tiny = new ManifestCache(1000);
     for (int round = 0; round < 2; round++) {
