@@ -84,6 +84,7 @@ class LoneVersionTest {
         engine(
             Map.of(
                 "merge-engine", "partial-update",
+                "fields.v.sequence-group", "arr",
                 "fields.arr.aggregate-function", "collect",
                 "fields.arr.distinct", "true"));
     assertThat(partial.keepsLoneVersion(false)).isFalse();
