@@ -145,6 +145,25 @@ public final class MergeEngine {
     return keepsOldest();
   }
 
+  /**
+   * Whether the merge of a key's lone version is that version itself when it is an add (+I/+U), and
+   * nothing when it is a retraction, so that a key range where one sorted run holds every row may
+   * be read without merging, retractions filtered out. True for deduplicate; for first-row when
+   * retractions are ignored or the files hold none (without {@code ignore-delete} its merge rejects
+   * them). Partial-update and aggregation build a new row from each lone version (aggregators such
+   * as {@code collect} with distinct change it, partial-update keeps lone retractions), so they
+   * always merge.
+   *
+   * @param mayHoldRetractions whether the rows may include -U/-D rows
+   */
+  public boolean keepsLoneVersion(boolean mayHoldRetractions) {
+    return switch (kind) {
+      case DEDUPLICATE -> true;
+      case FIRST_ROW -> ignoreDelete || !mayHoldRetractions;
+      case PARTIAL_UPDATE, AGGREGATION -> false;
+    };
+  }
+
   /** Whether a deletion-vector lookup must merge the older version's values with the new row. */
   public boolean mergesWithOldValue() {
     return kind == Kind.PARTIAL_UPDATE || kind == Kind.AGGREGATION;

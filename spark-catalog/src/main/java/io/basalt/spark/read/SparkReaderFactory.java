@@ -19,8 +19,9 @@ import org.apache.spark.sql.connector.read.PartitionReaderFactory;
 import org.apache.spark.sql.vectorized.ColumnarBatch;
 
 /**
- * Creates, in tasks, the readers of splits: columnar readers when the scan is columnar (every split
- * raw convertible, see {@link SparkScan}), streaming row readers otherwise.
+ * Creates, in tasks, the readers of splits: columnar readers when the scan is columnar ({@link
+ * ColumnarReads}; splits that need merging through {@link MergedSplitReader}), streaming row
+ * readers otherwise.
  */
 @DefaultSerializer(JavaSerializer.class)
 final class SparkReaderFactory implements PartitionReaderFactory {
@@ -65,11 +66,13 @@ final class SparkReaderFactory implements PartitionReaderFactory {
     for (DataSplit split : ((SparkInputPartition) partition).splits()) {
       readers.add(
           () ->
-              OrcSplitReader.readsOrc(split)
-                  ? new OrcSplitReader(
-                      table, read, split, columnar, orc, metadata, table.fileIO().conf())
-                  : new VectorizedSplitReader(
-                      table, read, split, columnar, metadata, table.fileIO().conf()));
+              ColumnarReads.needsMerge(table, split)
+                  ? new MergedSplitReader(table, read, split, columnar, metadata)
+                  : OrcSplitReader.readsOrc(split)
+                      ? new OrcSplitReader(
+                          table, read, split, columnar, orc, metadata, table.fileIO().conf())
+                      : new VectorizedSplitReader(
+                          table, read, split, columnar, metadata, table.fileIO().conf()));
     }
     return new ChainedPartitionReader<>(readers);
   }

@@ -314,6 +314,7 @@ public final class SparkScan
         new ColumnarSplitsMetric(),
         new MergedSplitsMetric(),
         new RowsMergedMetric(),
+        new UnmergedSectionsMetric(),
         new DeletedRowsSkippedMetric(),
         new ParquetFilterMetrics.RowGroupsSkipped(),
         new ParquetFilterMetrics.RowsSkipped(),

@@ -13,12 +13,10 @@ import io.basalt.index.DeletionVectorMeta;
 import io.basalt.index.IndexFilePaths;
 import io.basalt.manifest.DataFileMeta;
 import io.basalt.merge.MergeEngine;
-import io.basalt.merge.MergeFunction;
 import io.basalt.mergetree.IntervalPartition;
 import io.basalt.mergetree.KeyValueLayout;
 import io.basalt.mergetree.MergeIterator;
 import io.basalt.mergetree.SectionedMerge;
-import io.basalt.mergetree.SequenceOrder;
 import io.basalt.mergetree.compact.LevelSortedRun;
 import io.basalt.mergetree.compact.Levels;
 import io.basalt.schema.DataField;
@@ -27,7 +25,6 @@ import io.basalt.table.FileStoreTable;
 import io.basalt.utils.CloseableIterator;
 import java.io.Serializable;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -129,13 +126,7 @@ public final class SplitRead implements Serializable {
           dataFiles(split),
           file -> open(split, file, readType, loadDeletionVector(file, deletionFiles)));
     }
-    SectionedMerge merged = readKeyValues(split, false);
-    DataType[] types = new DataType[readType.size()];
-    for (int i = 0; i < types.length; i++) {
-      types[i] = readType.fields()[i].dataType();
-    }
-    KeyValueLayout layout = new KeyValueLayout(table.schema());
-    return new MergedRows(merged, ProjectedRow.offset(types, layout.valueOffset()));
+    return new MergedRows(readKeyValues(split, false), mergedView());
   }
 
   /**
@@ -147,52 +138,45 @@ public final class SplitRead implements Serializable {
    *     (change reads) or disappears (snapshot reads)
    */
   public SectionedMerge readKeyValues(DataSplit split, boolean emitRetractions) {
-    KeyValueLayout layout = new KeyValueLayout(table.schema());
-    SequenceOrder sequence = SequenceOrder.of(table.schema(), table.options(), table.name());
-    MergeEngine mergeEngine = MergeEngine.of(table);
-    List<DataField> values = new ArrayList<>();
-    for (StructField field : readType.fields()) {
-      values.add(table.schema().field(field.name()));
+    List<Supplier<MergeIterator>> merges = new ArrayList<>();
+    for (MergeSections.Section section :
+        MergeSections.of(this, table, readType, split, emitRetractions)) {
+      merges.add(section.merge());
     }
-    // the merge may need columns the query does not select (sequence groups)
-    values = mergeEngine.withMergeColumns(values);
-    // sequence fields decide the merge even when the query does not select them
-    for (String name : sequence.fields()) {
-      if (values.stream().noneMatch(v -> v.name().equals(name))) {
-        values.add(table.schema().field(name));
-      }
-    }
-    StructType kvType = layout.schemaWithValues(values);
-    Map<String, DeletionFile> deletionFiles = new HashMap<>();
-    for (int i = 0; i < split.files().size(); i++) {
-      if (split.deletionFile(i) != null) {
-        deletionFiles.put(split.files().get(i).fileName(), split.deletionFile(i));
-      }
-    }
-    Map<String, DataFileMeta> byName = new HashMap<>();
-    for (DataFileMeta file : split.files()) {
-      byName.put(file.fileName(), file);
-    }
-    Function<String, DeletionVector> deletionVectors =
-        name -> loadDeletionVector(byName.get(name), deletionFiles);
-    Comparator<InternalRow> versionOrder = sequence.comparator(layout, values);
-    // sections merge one after another, so they share one merge function
-    MergeFunction mergeFunction = mergeEngine.newMergeFunction(layout, values);
-    List<Supplier<MergeIterator>> sections = new ArrayList<>();
-    for (List<LevelSortedRun> section :
-        IntervalPartition.sections(sortedRuns(split, layout), layout.keyType())) {
-      // each section's merge opens its runs and closes them all if one fails to open
+    return new SectionedMerge(merges);
+  }
+
+  /**
+   * The key-range sections of a primary-key split that needs merging, in key order, each read
+   * either as its files are (one sorted run whose lone versions the merge engine keeps, {@link
+   * MergeEngine#keepsLoneVersion}) or merged; together the rows {@link #read(DataSplit)} returns.
+   */
+  public List<ReadSection> readSections(DataSplit split) {
+    MergeEngine engine = MergeEngine.of(table);
+    ProjectedRow view = mergedView();
+    List<ReadSection> sections = new ArrayList<>();
+    for (MergeSections.Section section : MergeSections.of(this, table, readType, split, false)) {
+      List<LevelSortedRun> runs = section.runs();
+      boolean unmerged =
+          runs.size() == 1 && engine.keepsLoneVersion(ReadSection.mayHoldRetractions(runs));
       sections.add(
-          () ->
-              new MergeIterator(
-                  openRuns(split, section, kvType, deletionVectors),
-                  layout,
-                  versionOrder,
-                  mergeFunction,
-                  emitRetractions,
-                  mergedRuns(section)));
+          new ReadSection(
+              split,
+              runs,
+              unmerged,
+              () -> new MergedRows(ReadSection.single(section.merge()), view)));
     }
-    return new SectionedMerge(sections);
+    return sections;
+  }
+
+  /** The view that projects merged key-value rows to {@link #readType()}. */
+  private ProjectedRow mergedView() {
+    DataType[] types = new DataType[readType.size()];
+    for (int i = 0; i < types.length; i++) {
+      types[i] = readType.fields()[i].dataType();
+    }
+    KeyValueLayout layout = new KeyValueLayout(table.schema());
+    return ProjectedRow.offset(types, layout.valueOffset());
   }
 
   /**
@@ -203,7 +187,7 @@ public final class SplitRead implements Serializable {
     private final SectionedMerge merged;
     private final ProjectedRow view;
 
-    private MergedRows(SectionedMerge merged, ProjectedRow view) {
+    MergedRows(SectionedMerge merged, ProjectedRow view) {
       this.merged = merged;
       this.view = view;
     }
@@ -250,7 +234,7 @@ public final class SplitRead implements Serializable {
     return openRuns(split, sortedRuns(split, layout), kvType, deletionVectors);
   }
 
-  private List<CloseableIterator<InternalRow>> openRuns(
+  List<CloseableIterator<InternalRow>> openRuns(
       DataSplit split,
       List<LevelSortedRun> sortedRuns,
       StructType kvType,
@@ -265,7 +249,7 @@ public final class SplitRead implements Serializable {
     return runs;
   }
 
-  private static List<LevelSortedRun> sortedRuns(DataSplit split, KeyValueLayout layout) {
+  static List<LevelSortedRun> sortedRuns(DataSplit split, KeyValueLayout layout) {
     int maxLevel = 1;
     for (DataFileMeta file : split.files()) {
       maxLevel = Math.max(maxLevel, file.level());
@@ -281,7 +265,7 @@ public final class SplitRead implements Serializable {
     return mergedRuns(sortedRuns(split, layout));
   }
 
-  private boolean[] mergedRuns(List<LevelSortedRun> runs) {
+  boolean[] mergedRuns(List<LevelSortedRun> runs) {
     boolean[] merged = new boolean[runs.size()];
     if (LookupProducer.enabled(table.options())) {
       for (int i = 0; i < merged.length; i++) {
@@ -333,7 +317,7 @@ public final class SplitRead implements Serializable {
   }
 
   @Nullable
-  private DeletionVector loadDeletionVector(DataFileMeta file, Map<String, DeletionFile> files) {
+  DeletionVector loadDeletionVector(DataFileMeta file, Map<String, DeletionFile> files) {
     DeletionFile deletion = files.get(file.fileName());
     if (deletion == null) {
       return null;

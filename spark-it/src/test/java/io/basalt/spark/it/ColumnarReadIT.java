@@ -170,7 +170,7 @@ class ColumnarReadIT extends SparkTestBase {
   }
 
   @Test
-  void overlappingInsertsReadMergedRows() {
+  void overlappingInsertsMergeIntoBatches() {
     sql(
         "CREATE TABLE col.pk2 (id INT, v STRING) TBLPROPERTIES ('primary-key' = 'id', 'bucket' ="
             + " '1')");
@@ -180,14 +180,28 @@ class ColumnarReadIT extends SparkTestBase {
     assertThat(rows("SELECT id, v FROM col.pk2")).containsExactly("1,a", "2,B", "3,c", "4,D");
     df.collectAsList();
     BatchScanExec scan = onlyScan(df);
-    assertThat(scan.supportsColumnar()).isFalse();
-    assertThat(df.queryExecution().executedPlan().toString()).doesNotContain("ColumnarToRow");
-    assertThat(scan.scan().description()).contains("columnar=false");
+    // the merged rows are copied into column vectors
+    assertThat(scan.supportsColumnar()).isTrue();
+    assertThat(scan.scan().description()).contains("columnar=true");
     assertThat(columnarSplits(scan)).isZero();
+    assertThat(scan.metrics().apply("mergedSplits").value()).isEqualTo(1);
+
+    spark.conf().set("spark.basalt.read.merged-batches.enabled", "false");
+    try {
+      Dataset<Row> rowsDf = spark.sql("SELECT id, v FROM col.pk2");
+      assertThat(rows("SELECT id, v FROM col.pk2")).containsExactly("1,a", "2,B", "3,c", "4,D");
+      rowsDf.collectAsList();
+      BatchScanExec rowScan = onlyScan(rowsDf);
+      assertThat(rowScan.supportsColumnar()).isFalse();
+      assertThat(rowsDf.queryExecution().executedPlan().toString()).doesNotContain("ColumnarToRow");
+      assertThat(rowScan.scan().description()).contains("columnar=false");
+    } finally {
+      spark.conf().unset("spark.basalt.read.merged-batches.enabled");
+    }
   }
 
   @Test
-  void oneMergeSplitMakesTheWholeScanRows() {
+  void mergeSplitsAndRawSplitsReadAsBatchesInOneScan() {
     sql(
         "CREATE TABLE col.pk3 (id INT, v STRING, p INT) PARTITIONED BY (p)"
             + " TBLPROPERTIES ('primary-key' = 'id, p', 'bucket' = '1')");
@@ -198,8 +212,9 @@ class ColumnarReadIT extends SparkTestBase {
     assertThat(p2.supportsColumnar()).isTrue();
     assertThat(columnarSplits(p2)).isEqualTo(1);
     BatchScanExec all = executedScan("SELECT id, v, p FROM col.pk3");
-    assertThat(all.supportsColumnar()).isFalse();
-    assertThat(columnarSplits(all)).isZero();
+    assertThat(all.supportsColumnar()).isTrue();
+    assertThat(columnarSplits(all)).isEqualTo(1);
+    assertThat(all.metrics().apply("mergedSplits").value()).isEqualTo(1);
     assertThat(rows("SELECT id, v, p FROM col.pk3")).containsExactly("1,A,1", "2,b,2");
   }
 
