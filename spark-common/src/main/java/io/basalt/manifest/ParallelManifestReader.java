@@ -152,7 +152,7 @@ public final class ParallelManifestReader {
         POOL.submit(
             () -> {
               Thread.currentThread().setContextClassLoader(loader);
-              return load(name);
+              return decode(name); // looked up in the cache above: one miss, not two
             }));
   }
 
@@ -184,11 +184,12 @@ public final class ParallelManifestReader {
 
   /** Decodes a manifest whole, or takes it from the cache. */
   private Loaded load(String name) {
-    String key = files.paths().manifestFile(name).toString();
-    List<ManifestEntry> cached = cache == null ? null : cache.get(key);
-    if (cached != null) {
-      return new Loaded(cached, true);
-    }
+    List<ManifestEntry> cached = cachedEntries(name);
+    return cached != null ? new Loaded(cached, true) : decode(name);
+  }
+
+  /** Decodes a manifest whole and puts it in the cache, if there is one. */
+  private Loaded decode(String name) {
     List<ManifestEntry> entries = new ArrayList<>();
     long weight = 0;
     try (CloseableIterator<ManifestEntry> it = files.readManifest(name, context)) {
@@ -201,7 +202,7 @@ public final class ParallelManifestReader {
       }
     }
     if (cache != null) {
-      cache.put(key, entries, weight);
+      cache.put(files.paths().manifestFile(name).toString(), entries, weight);
     }
     return new Loaded(entries, false);
   }

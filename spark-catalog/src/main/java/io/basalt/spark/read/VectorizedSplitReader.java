@@ -3,6 +3,7 @@ package io.basalt.spark.read;
 import io.basalt.BasaltException;
 import io.basalt.deletionvectors.DeletionVector;
 import io.basalt.manifest.DataFileMeta;
+import io.basalt.operation.read.DataFileErrors;
 import io.basalt.operation.read.SplitRead;
 import io.basalt.table.DataSplit;
 import io.basalt.table.FileStoreTable;
@@ -266,7 +267,14 @@ final class VectorizedSplitReader implements PartitionReader<ColumnarBatch> {
    * vectors and the row index read the positions the reader reports, which count skipped rows.
    */
   private FilteredParquetReader open(Path path) {
-    return open(path, conf, options, fileSchema -> RowGroupFilters.of(options, fileSchema));
+    try {
+      return open(path, conf, options, fileSchema -> RowGroupFilters.of(options, fileSchema));
+    } catch (BasaltException e) {
+      // a missing file is named with its snapshot, table and fix, as the row read names it
+      throw DataFileErrors.missingFile(e)
+          ? DataFileErrors.openFailure(table.name(), split, path, e)
+          : e;
+    }
   }
 
   /**

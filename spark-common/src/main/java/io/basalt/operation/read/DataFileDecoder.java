@@ -1,6 +1,5 @@
 package io.basalt.operation.read;
 
-import io.basalt.BasaltException;
 import io.basalt.casting.CastedRow;
 import io.basalt.format.DataFileFormat;
 import io.basalt.manifest.DataFileMeta;
@@ -56,7 +55,7 @@ final class DataFileDecoder implements Serializable {
       if (unreadable != null && unreadable.skip(table.fileIO(), path, e)) {
         return CloseableIterator.of(List.of());
       }
-      throw dataFileError(split, path, e);
+      throw DataFileErrors.openFailure(table.name(), split, path, e);
     }
     if (unreadable != null) {
       rows = unreadable.tolerant(rows, table.fileIO(), path);
@@ -81,24 +80,5 @@ final class DataFileDecoder implements Serializable {
         olderSchemas.computeIfAbsent(
             file.schemaId(), id -> table.schemaManager().schema(id).rowType());
     return FileReadType.of(schema, written);
-  }
-
-  /** An error opening a data file, naming the file, the snapshot and the fix. */
-  private BasaltException dataFileError(DataSplit split, Path path, RuntimeException e) {
-    String where = " of snapshot " + split.snapshotId() + " of table " + table.name();
-    for (Throwable cause = e; cause != null; cause = cause.getCause()) {
-      if (cause instanceof java.io.FileNotFoundException) {
-        return new BasaltException(
-            "Data file "
-                + path
-                + where
-                + " does not exist. The table's files are damaged: restore the file from a"
-                + " backup, or read an older snapshot with VERSION AS OF <id> (CALL sys.rollback"
-                + " moves the table back to it).",
-            e);
-      }
-    }
-    return new BasaltException(
-        "Failed to open data file " + path + where + ": " + e.getMessage(), e);
   }
 }

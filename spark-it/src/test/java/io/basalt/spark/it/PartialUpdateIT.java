@@ -1,7 +1,6 @@
 package io.basalt.spark.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.basalt.data.RowKind;
 import io.basalt.fs.FileIO;
@@ -154,16 +153,18 @@ class PartialUpdateIT extends SparkTestBase {
   }
 
   @Test
-  void deleteWithoutADeleteOptionFailsNamingTheOptions() {
+  void deleteWithoutADeleteOptionRemovesTheKeyFromItsFiles() {
+    // as Paimon 2.x: without a remove option the key's rows leave the files holding them
     sql(
-        "CREATE TABLE pu.no_delete (k INT, a INT) TBLPROPERTIES ('primary-key' = 'k',"
+        "CREATE TABLE pu.no_delete (k INT, a INT, b INT) TBLPROPERTIES ('primary-key' = 'k',"
             + " 'bucket' = '1', 'merge-engine' = 'partial-update')");
-    sql("INSERT INTO pu.no_delete VALUES (1, 1)");
-    assertThatThrownBy(() -> sql("DELETE FROM pu.no_delete WHERE k = 1"))
-        .hasMessageContaining("pu.no_delete")
-        .hasMessageContaining("'partial-update.remove-record-on-delete'")
-        .hasMessageContaining("'ignore-delete'");
-    assertThat(rows("SELECT * FROM pu.no_delete")).containsExactly("1,1");
+    sql("INSERT INTO pu.no_delete VALUES (1, 1, NULL), (2, 2, 2)");
+    sql("INSERT INTO pu.no_delete VALUES (1, NULL, 10)");
+    sql("DELETE FROM pu.no_delete WHERE k = 1");
+    assertThat(rows("SELECT * FROM pu.no_delete")).containsExactly("2,2,2");
+    // no older partial row of the key survives to fill in the next one
+    sql("INSERT INTO pu.no_delete VALUES (1, 5, NULL)");
+    assertThat(rows("SELECT * FROM pu.no_delete ORDER BY k")).containsExactly("1,5,null", "2,2,2");
   }
 
   @Test
