@@ -7,6 +7,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.LocalDateTime;
+import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -109,7 +110,9 @@ class ChangelogRetentionIT extends ChangelogTestBase {
   }
 
   private String tomorrow() {
-    return LocalDateTime.now().plusDays(1).withNano(0).toString().replace('T', ' ');
+    return LocalDateTime.now()
+        .plusDays(1)
+        .format(DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss"));
   }
 
   @Test

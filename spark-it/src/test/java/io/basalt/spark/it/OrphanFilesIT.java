@@ -8,6 +8,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.FileTime;
 import java.time.Instant;
+import java.time.LocalDateTime;
+import java.time.format.DateTimeFormatter;
 import java.time.temporal.ChronoUnit;
 import java.util.List;
 import java.util.stream.Stream;
@@ -20,6 +22,9 @@ import org.junit.jupiter.api.Test;
  * the bound are listed (dry run) or deleted; young files and referenced files stay.
  */
 class OrphanFilesIT extends SparkTestBase {
+  // LocalDateTime.toString drops ":00" seconds, which older_than refuses
+  private static final DateTimeFormatter SECONDS =
+      DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss");
   private static final FileTime TWO_DAYS_AGO =
       FileTime.from(Instant.now().minus(2, ChronoUnit.DAYS));
 
@@ -99,13 +104,11 @@ class OrphanFilesIT extends SparkTestBase {
     sql("INSERT INTO orphans.bound VALUES (1)");
     Path crashed = write(table("bound").resolve("bucket-0/data-crashed-0.parquet"), true);
     // the file is two days old: a bound three days back does not reach it
-    String threeDaysAgo =
-        java.time.LocalDateTime.now().minusDays(3).withNano(0).toString().replace('T', ' ');
+    String threeDaysAgo = SECONDS.format(LocalDateTime.now().minusDays(3));
     assertThat(call("table => 'orphans.bound', older_than => '" + threeDaysAgo + "'").getLong(0))
         .isZero();
     assertThat(crashed).exists();
-    String inAMinute =
-        java.time.LocalDateTime.now().plusMinutes(1).withNano(0).toString().replace('T', ' ');
+    String inAMinute = SECONDS.format(LocalDateTime.now().plusMinutes(1));
     assertThat(call("'orphans.bound', '" + inAMinute + "', true").getLong(0)).isEqualTo(1);
     assertThat(crashed).exists();
     assertThat(rows("SELECT * FROM orphans.bound")).containsExactly("1");
