@@ -25,6 +25,6 @@ public final class OrcColumns {
    * index} of an ORC timestamp vector, in Paimon's legacy encoding (see the package docs).
    */
   public static long micros(TimestampColumnVector vector, int index) {
-    return OrcValueWriters.micros(vector.asScratchTimestamp(index));
+    return OrcTimestamps.micros(vector.asScratchTimestamp(index));
   }
 }
