@@ -1,6 +1,7 @@
 package io.basalt.changelog;
 
 import io.basalt.BasaltException;
+import io.basalt.merge.MergeEngineRules;
 import io.basalt.options.ChangelogOptions;
 import io.basalt.options.Options;
 import io.basalt.options.TableOptions;
@@ -124,8 +125,7 @@ public final class ChangelogProducerGuard {
                   + " 'primary-key'.",
               table, OPTION, producer, OPTION));
     }
-    String engine = options.get(TableOptions.MERGE_ENGINE);
-    if ("first-row".equals(engine)
+    if (!MergeEngineRules.of(options).writtenRowsAreChanges()
         && (ChangelogOptions.INPUT.equals(producer)
             || ChangelogOptions.FULL_COMPACTION.equals(producer))) {
       throw new BasaltException(

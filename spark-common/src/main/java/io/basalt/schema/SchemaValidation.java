@@ -5,6 +5,7 @@ import io.basalt.changelog.ChangelogProducerGuard;
 import io.basalt.changelog.RowDeduplicate;
 import io.basalt.data.ValueComparators;
 import io.basalt.merge.MergeEngine;
+import io.basalt.merge.MergeEngineRules;
 import io.basalt.options.ChangelogRetention;
 import io.basalt.options.CompactionSettings;
 import io.basalt.options.Options;
@@ -118,13 +119,13 @@ public final class SchemaValidation {
       MergeEngine.of(schema, options, table);
       return;
     }
-    String engine = options.get(TableOptions.MERGE_ENGINE);
-    if (!"deduplicate".equals(engine)) {
+    MergeEngineRules engine = MergeEngineRules.of(options);
+    if (engine.mergesVersions()) {
       throw new BasaltException(
           String.format(
               "Option '%s' = '%s' on table %s needs a primary key; %s is an append table, whose"
                   + " rows never merge. Fix: remove the option or declare a 'primary-key'.",
-              TableOptions.MERGE_ENGINE.key(), engine, table, table));
+              TableOptions.MERGE_ENGINE.key(), engine.name(), table, table));
     }
   }
 

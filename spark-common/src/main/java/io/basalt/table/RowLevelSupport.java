@@ -4,10 +4,10 @@ import io.basalt.BasaltException;
 import io.basalt.blob.BlobColumns;
 import io.basalt.bucket.PostponedBucket;
 import io.basalt.changelog.ChangelogProducerGuard;
+import io.basalt.merge.MergeEngineRules;
 import io.basalt.options.BlobOptions;
 import io.basalt.options.ChangelogOptions;
 import io.basalt.options.MergeEngineOptions;
-import io.basalt.options.Options;
 import io.basalt.options.TableOptions;
 import java.util.List;
 
@@ -46,11 +46,11 @@ public final class RowLevelSupport {
                 + " (a WHERE clause on partition columns only).",
             table.name(),
             TableOptions.MERGE_ENGINE.key(),
-            mergeEngine(table),
+            engine(table).name(),
             TableOptions.BUCKET.key(),
             PostponedBucket.BUCKET,
             table.name(),
-            allowingDeleteByKey(table)));
+            engine(table).optionsAllowingDeleteByKey()));
   }
 
   /**
@@ -73,9 +73,9 @@ public final class RowLevelSupport {
             statement,
             table.name(),
             TableOptions.MERGE_ENGINE.key(),
-            mergeEngine(table),
+            engine(table).name(),
             table.name(),
-            allowingDeleteByKey(table),
+            engine(table).optionsAllowingDeleteByKey(),
             table.name()));
   }
 
@@ -92,37 +92,7 @@ public final class RowLevelSupport {
     if (!table.hasPrimaryKey() || table.options().get(MergeEngineOptions.IGNORE_DELETE)) {
       return false;
     }
-    Options options = table.options();
-    return switch (mergeEngine(table)) {
-      case "deduplicate" -> false;
-      case "partial-update" ->
-          !options.get(MergeEngineOptions.PARTIAL_UPDATE_REMOVE_RECORD_ON_DELETE)
-              && !options.contains(
-                  MergeEngineOptions.PARTIAL_UPDATE_REMOVE_RECORD_ON_SEQUENCE_GROUP);
-      case "aggregation" -> !options.get(MergeEngineOptions.AGGREGATION_REMOVE_RECORD_ON_DELETE);
-      default -> true;
-    };
-  }
-
-  /** The options that make the table's merge engine honour -D rows, for messages. */
-  private static String allowingDeleteByKey(FileStoreTable table) {
-    return switch (mergeEngine(table)) {
-      case "partial-update" ->
-          String.format(
-              "'%s' = 'true', or '%s' = '<sequence fields>', or '%s' = 'true' (deletes are then"
-                  + " dropped)",
-              MergeEngineOptions.PARTIAL_UPDATE_REMOVE_RECORD_ON_DELETE.key(),
-              MergeEngineOptions.PARTIAL_UPDATE_REMOVE_RECORD_ON_SEQUENCE_GROUP.key(),
-              MergeEngineOptions.IGNORE_DELETE.key());
-      case "aggregation" ->
-          String.format(
-              "'%s' = 'true', or '%s' = 'true' (deletes are then dropped)",
-              MergeEngineOptions.AGGREGATION_REMOVE_RECORD_ON_DELETE.key(),
-              MergeEngineOptions.IGNORE_DELETE.key());
-      default ->
-          String.format(
-              "'%s' = 'true' (deletes are then dropped)", MergeEngineOptions.IGNORE_DELETE.key());
-    };
+    return !engine(table).deletesByKey();
   }
 
   /**
@@ -133,8 +103,8 @@ public final class RowLevelSupport {
    * @throws BasaltException naming the table and the merge engine otherwise
    */
   public static void checkUpdate(FileStoreTable table, String statement) {
-    String engine = mergeEngine(table);
-    if (!table.hasPrimaryKey() || "deduplicate".equals(engine) || "partial-update".equals(engine)) {
+    MergeEngineRules engine = engine(table);
+    if (!table.hasPrimaryKey() || engine.replacesWholeRows()) {
       return;
     }
     throw new BasaltException(
@@ -146,8 +116,8 @@ public final class RowLevelSupport {
             statement,
             table.name(),
             TableOptions.MERGE_ENGINE.key(),
-            engine,
-            "first-row".equals(engine) ? "keeping the first one" : "aggregating them"));
+            engine.name(),
+            engine.howVersionsMerge()));
   }
 
   /**
@@ -185,12 +155,12 @@ public final class RowLevelSupport {
    */
   public static boolean writesUpdateBefore(FileStoreTable table) {
     return table.hasPrimaryKey()
-        && "deduplicate".equals(mergeEngine(table))
+        && engine(table).keepsLatestVersionOnly()
         && !deletesIgnored(table)
         && ChangelogOptions.INPUT.equals(ChangelogProducerGuard.producer(table.options()));
   }
 
-  private static String mergeEngine(FileStoreTable table) {
-    return table.options().get(TableOptions.MERGE_ENGINE);
+  private static MergeEngineRules engine(FileStoreTable table) {
+    return MergeEngineRules.of(table.options());
   }
 }

@@ -186,12 +186,7 @@ final class OrcFileBatches implements AutoCloseable {
 
   @Override
   public void close() {
-    try {
-      rows.close();
-      reader.close();
-    } catch (IOException e) {
-      throw failure("close", path, e);
-    }
+    OrcColumns.close(rows, reader, path);
   }
 
   private static BasaltException failure(String action, Path path, Exception e) {

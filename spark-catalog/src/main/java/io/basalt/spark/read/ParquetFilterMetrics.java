@@ -1,7 +1,5 @@
 package io.basalt.spark.read;
 
-import org.apache.spark.sql.connector.metric.CustomSumMetric;
-
 /**
  * Scan metrics of the pushed filters' work inside Parquet files on the columnar path, summed over
  * the scan's tasks: {@value RowGroupsSkipped#NAME} and {@value RowsSkipped#NAME}.
@@ -10,20 +8,12 @@ final class ParquetFilterMetrics {
   private ParquetFilterMetrics() {}
 
   /** Row groups whose statistics prove that no row matches the pushed filters. */
-  public static final class RowGroupsSkipped extends CustomSumMetric {
+  public static final class RowGroupsSkipped extends NamedSumMetric {
     static final String NAME = "rowGroupsSkipped";
 
     /** Spark instantiates metrics by class name on the driver. */
-    public RowGroupsSkipped() {}
-
-    @Override
-    public String name() {
-      return NAME;
-    }
-
-    @Override
-    public String description() {
-      return "number of Parquet row groups skipped by their statistics";
+    public RowGroupsSkipped() {
+      super(NAME, "number of Parquet row groups skipped by their statistics");
     }
   }
 
@@ -31,20 +21,12 @@ final class ParquetFilterMetrics {
    * Rows the Parquet reader did not decode because their row group (by statistics or dictionary) or
    * their page (by the column index) cannot match the pushed filters.
    */
-  public static final class RowsSkipped extends CustomSumMetric {
+  public static final class RowsSkipped extends NamedSumMetric {
     static final String NAME = "parquetRowsSkipped";
 
     /** Spark instantiates metrics by class name on the driver. */
-    public RowsSkipped() {}
-
-    @Override
-    public String name() {
-      return NAME;
-    }
-
-    @Override
-    public String description() {
-      return "number of rows skipped by Parquet row-group, dictionary and page filters";
+    public RowsSkipped() {
+      super(NAME, "number of rows skipped by Parquet row-group, dictionary and page filters");
     }
   }
 }

@@ -1,8 +1,8 @@
 package io.basalt.spark.write;
 
 import io.basalt.data.ValueComparators;
+import io.basalt.merge.MergeEngineRules;
 import io.basalt.options.MergeEngineOptions;
-import io.basalt.options.TableOptions;
 import io.basalt.schema.DataField;
 import io.basalt.table.FileStoreTable;
 import java.util.ArrayList;
@@ -32,8 +32,7 @@ final class NestedUpdateOrder {
   /** Sort orders after the primary key, one per {@code nested_update} column; often none. */
   static List<SortOrder> of(FileStoreTable table) {
     List<SortOrder> orders = new ArrayList<>();
-    if (!table.hasPrimaryKey()
-        || !"aggregation".equals(table.options().get(TableOptions.MERGE_ENGINE))) {
+    if (!table.hasPrimaryKey() || !MergeEngineRules.of(table.options()).aggregatesValueColumns()) {
       return orders;
     }
     String fallback =

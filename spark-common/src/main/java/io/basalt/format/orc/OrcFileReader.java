@@ -118,11 +118,6 @@ public final class OrcFileReader implements CloseableIterator<InternalRow> {
 
   @Override
   public void close() {
-    try {
-      rows.close();
-      reader.close();
-    } catch (IOException e) {
-      throw new BasaltException("Failed to close ORC file " + path, e);
-    }
+    OrcColumns.close(rows, reader, path);
   }
 }

@@ -91,10 +91,16 @@ public final class OrcFileWriter implements FormatWriter {
 
   @Override
   public void write(InternalRow row) {
-    int r = batch.size++;
-    for (int i = 0; i < writers.length; i++) {
-      OrcValueWriters.writeField(row, i, writers[i], batch.cols[i], r);
+    int r = batch.size;
+    try {
+      for (int i = 0; i < writers.length; i++) {
+        OrcValueWriters.writeField(row, i, writers[i], batch.cols[i], r);
+      }
+    } catch (IllegalArgumentException e) {
+      // the row stays out of the batch: its slot is overwritten by the next row
+      throw new BasaltException("Cannot write to ORC data file " + path + ": " + e.getMessage(), e);
     }
+    batch.size++;
     stats.update(row);
     rowCount++;
     if (batch.size == batch.getMaxSize()) {

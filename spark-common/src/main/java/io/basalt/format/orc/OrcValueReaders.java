@@ -109,7 +109,7 @@ final class OrcValueReaders {
     } else if (type instanceof BinaryType) {
       return (v, i) -> bytes((BytesColumnVector) v, i);
     } else if (type instanceof TimestampType || type instanceof TimestampNTZType) {
-      return (v, i) -> OrcValueWriters.micros(((TimestampColumnVector) v).asScratchTimestamp(i));
+      return (v, i) -> OrcTimestamps.micros(((TimestampColumnVector) v).asScratchTimestamp(i));
     } else if (type instanceof StructType struct) {
       return structReader(orc, struct, path);
     } else if (type instanceof ArrayType array) {

@@ -1,8 +1,5 @@
 package io.basalt.format.orc;
 
-import java.time.Instant;
-import java.time.LocalDateTime;
-import java.time.ZoneOffset;
 import org.apache.hadoop.hive.common.type.HiveDecimal;
 import org.apache.hadoop.hive.ql.exec.vector.BytesColumnVector;
 import org.apache.hadoop.hive.ql.exec.vector.ColumnVector;
@@ -36,9 +33,8 @@ import org.apache.spark.sql.types.TimestampType;
 
 /**
  * Copies Spark internal values into ORC column vectors, with one writer per column built from the
- * file schema. Timestamps follow Paimon's ORC writer (legacy local-zoned mode, its default): the
- * value's UTC wall clock goes in as a {@code java.sql.Timestamp} of the JVM's zone, so Paimon and
- * Basalt read back the same value.
+ * file schema. Timestamps follow Paimon's ORC writer (legacy local-zoned mode, its default; see
+ * {@link OrcTimestamps}), so Paimon and Basalt read back the same value.
  */
 final class OrcValueWriters {
   private OrcValueWriters() {}
@@ -61,15 +57,20 @@ final class OrcValueWriters {
   }
 
   static ValueWriter[] forStruct(StructType struct) {
+    return forStruct(struct, "");
+  }
+
+  private static ValueWriter[] forStruct(StructType struct, String prefix) {
     StructField[] fields = struct.fields();
     ValueWriter[] writers = new ValueWriter[fields.length];
     for (int i = 0; i < fields.length; i++) {
-      writers[i] = writer(fields[i].dataType());
+      writers[i] = writer(fields[i].dataType(), prefix + fields[i].name());
     }
     return writers;
   }
 
-  static ValueWriter writer(DataType type) {
+  /** The writer of values of {@code type}; {@code column} names the value in error messages. */
+  static ValueWriter writer(DataType type, String column) {
     if (type instanceof BooleanType) {
       return (s, i, v, r) -> ((LongColumnVector) v).vector[r] = s.getBoolean(i) ? 1 : 0;
     } else if (type instanceof ByteType) {
@@ -96,9 +97,11 @@ final class OrcValueWriters {
         ((BytesColumnVector) v).setVal(r, bytes, 0, bytes.length);
       };
     } else if (type instanceof TimestampType || type instanceof TimestampNTZType) {
-      return (s, i, v, r) -> ((TimestampColumnVector) v).set(r, sqlTimestamp(s.getLong(i)));
+      return (s, i, v, r) ->
+          ((TimestampColumnVector) v)
+              .set(r, OrcTimestamps.toStorableSql(s.getLong(i), type, column));
     } else if (type instanceof StructType struct) {
-      ValueWriter[] fields = forStruct(struct);
+      ValueWriter[] fields = forStruct(struct, column + ".");
       int arity = struct.size();
       return (s, i, v, r) -> {
         SpecializedGetters row = s.getStruct(i, arity);
@@ -108,7 +111,7 @@ final class OrcValueWriters {
         }
       };
     } else if (type instanceof ArrayType array) {
-      ValueWriter element = writer(array.elementType());
+      ValueWriter element = writer(array.elementType(), column + ".element");
       return (s, i, v, r) -> {
         ArrayData data = s.getArray(i);
         ListColumnVector vector = (ListColumnVector) v;
@@ -118,8 +121,8 @@ final class OrcValueWriters {
         }
       };
     } else if (type instanceof MapType map) {
-      ValueWriter key = writer(map.keyType());
-      ValueWriter value = writer(map.valueType());
+      ValueWriter key = writer(map.keyType(), column + ".key");
+      ValueWriter value = writer(map.valueType(), column + ".value");
       return (s, i, v, r) -> {
         MapData data = s.getMap(i);
         MapColumnVector vector = (MapColumnVector) v;
@@ -153,19 +156,5 @@ final class OrcValueWriters {
     vector.childCount = offset + n;
     child.ensureSize(vector.childCount, true);
     return offset;
-  }
-
-  /** Micros since the epoch (UTC wall clock for NTZ) as Paimon hands them to ORC. */
-  static java.sql.Timestamp sqlTimestamp(long micros) {
-    long seconds = Math.floorDiv(micros, 1_000_000L);
-    int nanos = (int) Math.floorMod(micros, 1_000_000L) * 1000;
-    return java.sql.Timestamp.valueOf(LocalDateTime.ofEpochSecond(seconds, nanos, ZoneOffset.UTC));
-  }
-
-  /** The inverse of {@link #sqlTimestamp}. */
-  static long micros(java.sql.Timestamp timestamp) {
-    Instant wallClock = timestamp.toLocalDateTime().toInstant(ZoneOffset.UTC);
-    return Math.addExact(
-        Math.multiplyExact(wallClock.getEpochSecond(), 1_000_000L), wallClock.getNano() / 1000);
   }
 }

@@ -2,7 +2,7 @@ package io.basalt.operation.scan;
 
 import io.basalt.manifest.DataFileMeta;
 import io.basalt.manifest.ManifestEntry;
-import io.basalt.options.TableOptions;
+import io.basalt.merge.MergeEngineRules;
 import io.basalt.predicate.ColumnStatistics;
 import io.basalt.predicate.StatsEvaluator;
 import io.basalt.rowtracking.RowIdRange;
@@ -37,14 +37,10 @@ final class FileFilter {
   FileFilter(FileStoreTable table, ScanFilters filters, boolean deletionVectors) {
     this.schema = table.schema();
     this.primaryKey = table.hasPrimaryKey();
-    // partial-update and aggregation build a row from several versions, so no single version's
-    // statistics say whether the merged row matches: value filters may then skip nothing
-    String engine = table.options().get(TableOptions.MERGE_ENGINE);
+    // deletion-vector files hold final rows; otherwise the engine says whether one version's
+    // statistics may decide for the merged row
     this.valueFiltersApply =
-        !primaryKey
-            || deletionVectors
-            || "deduplicate".equals(engine)
-            || "first-row".equals(engine);
+        !primaryKey || deletionVectors || MergeEngineRules.of(table.options()).valueFiltersSafe();
     this.filters = filters;
     this.keyStats = primaryKey ? new StatsView(columns(schema.trimmedPrimaryKeys())) : null;
     this.valueStats = new FileValueStats(schema, table.schemaManager()::schema);
