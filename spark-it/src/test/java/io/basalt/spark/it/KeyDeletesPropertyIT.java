@@ -70,6 +70,15 @@ class KeyDeletesPropertyIT extends SparkTestBase {
   }
 
   @Test
+  void partialUpdateWithSequenceGroupAndDeletionVectors() {
+    check(
+        "partial_group_dv",
+        Engine.PARTIAL_UPDATE_GROUP,
+        "'merge-engine' = 'partial-update', 'fields.s.sequence-group' = 'i,l',"
+            + " 'deletion-vectors.enabled' = 'true'");
+  }
+
+  @Test
   void aggregation() {
     check("agg", Engine.AGGREGATION, AGGREGATION);
   }
@@ -91,16 +100,26 @@ class KeyDeletesPropertyIT extends SparkTestBase {
     String table = "kdp." + name;
     sql(
         "CREATE TABLE %s (%s) PARTITIONED BY (p) TBLPROPERTIES ('primary-key' = 'p,k',"
-            + " 'bucket' = '2', 'num-sorted-run.compaction-trigger' = '3', %s)",
+            + " 'bucket' = '2', 'num-sorted-run.compaction-trigger' = '3',"
+            + " 'target-file-size' = '16kb', 'parquet.block.size' = '2048', %s)",
         table, PropertyTables.COLUMNS, properties);
     MergeModel model = new MergeModel(engine);
-    int[] every = new int[PropertyTables.NAMES.size()];
-    for (int i = 0; i < every.length; i++) {
-      every[i] = i;
-    }
-    String select = "SELECT " + String.join(", ", PropertyTables.NAMES) + " FROM " + table;
+    List<String> names = new ArrayList<>(PropertyTables.NAMES);
     for (int round = 0; round < ROUNDS; round++) {
-      writeRound(table, name, model, round);
+      if (round == 3) {
+        // files of the old schema are rewritten (or marked) through the new one
+        sql("ALTER TABLE %s ADD COLUMN extra INT", table);
+        sql("ALTER TABLE %s RENAME COLUMN dbl TO dbl2", table);
+        names.set(PropertyTables.DBL, "dbl2");
+        names.add("extra");
+        model.addColumn();
+      }
+      int[] every = new int[names.size()];
+      for (int i = 0; i < every.length; i++) {
+        every[i] = i;
+      }
+      String select = "SELECT " + String.join(", ", names) + " FROM " + table;
+      writeRound(table, name, model, round, names.size());
       if (round == 2 || round == 4) {
         sql("CALL sys.compact(table => '%s')", table);
       }
@@ -127,7 +146,7 @@ class KeyDeletesPropertyIT extends SparkTestBase {
     }
   }
 
-  private void writeRound(String table, String name, MergeModel model, int round) {
+  private void writeRound(String table, String name, MergeModel model, int round, int columns) {
     PropertyTables.Writer writer = new PropertyTables.Writer(spark, tablePath("kdp", name), table);
     List<Integer> keys = new ArrayList<>();
     for (int k = 0; k < KEYS; k++) {
@@ -137,8 +156,7 @@ class KeyDeletesPropertyIT extends SparkTestBase {
     int count = round == 0 ? KEYS : rnd.nextInt(KEYS / 2) + 1;
     for (int k : keys.subList(0, count)) {
       String p = rnd.nextBoolean() ? "a" : "b";
-      Object[] row =
-          PropertyTables.row(rnd, p, k, rnd.nextInt(1000), PropertyTables.NAMES.size(), false);
+      Object[] row = PropertyTables.row(rnd, p, k, rnd.nextInt(1000), columns, false);
       RowKind kind = rnd.nextBoolean() ? RowKind.INSERT : RowKind.UPDATE_AFTER;
       writer.write(kind, row);
       model.apply(kind, row);

@@ -9,6 +9,7 @@ import java.util.Collections;
 import java.util.List;
 import java.util.Random;
 import java.util.function.Predicate;
+import org.apache.spark.sql.execution.datasources.v2.BatchScanExec;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -26,6 +27,9 @@ class MergedBatchesPropertyIT extends SparkTestBase {
   private static final String BATCH_SIZE = "spark.sql.parquet.columnarReaderBatchSize";
   private static final int KEYS = 150;
   private static final int ROUNDS = 6;
+  // levels of several small files (key ranges that one run holds alone), row groups of a few rows
+  private static final String SMALL_FILES =
+      ", 'target-file-size' = '4kb', 'parquet.block.size' = '2048', 'parquet.page.size' = '512'";
 
   private long seed;
   private Random rnd;
@@ -187,8 +191,8 @@ class MergedBatchesPropertyIT extends SparkTestBase {
     String table = "mbp." + name;
     sql(
         "CREATE TABLE %s (%s) PARTITIONED BY (p) TBLPROPERTIES ('primary-key' = 'p,k',"
-            + " 'bucket' = '2', 'num-sorted-run.compaction-trigger' = '3'%s)",
-        table, PropertyTables.COLUMNS, properties);
+            + " 'bucket' = '2', 'num-sorted-run.compaction-trigger' = '3'%s%s)",
+        table, PropertyTables.COLUMNS, SMALL_FILES, properties);
     MergeModel model = new MergeModel(engine);
     List<String> names = new ArrayList<>(PropertyTables.NAMES);
     boolean widened = false;
@@ -224,6 +228,12 @@ class MergedBatchesPropertyIT extends SparkTestBase {
     }
     Collections.shuffle(keys, rnd);
     int count = round == 0 ? KEYS : rnd.nextInt(KEYS / 2) + 1;
+    if (round >= 4) {
+      // a narrow key range: elsewhere one run (of small files) holds every key, read unmerged
+      int from = rnd.nextInt(KEYS - KEYS / 8);
+      keys = keys.stream().filter(k -> k >= from && k < from + KEYS / 8).toList();
+      count = keys.size();
+    }
     for (int k : keys.subList(0, count)) {
       String p = rnd.nextBoolean() ? "a" : "b";
       RowKind kind = kind(engine, round);
@@ -297,6 +307,44 @@ class MergedBatchesPropertyIT extends SparkTestBase {
         new int[] {k, 0, str},
         row -> row[str] == null && "a".equals(row[0]),
         false);
+    checkQuery(
+        model,
+        String.format("SELECT k, p FROM %s WHERE k IN (1, 7, %d)", table, KEYS - 2),
+        new int[] {k, 0},
+        row -> List.of(1, 7, KEYS - 2).contains(row[k]),
+        false);
+    checkQuery(model, "SELECT p FROM " + table, new int[] {0}, row -> true, false);
+    // nested fields pruned by Spark: the struct's second and third fields only
+    String pruned = "SELECT k, st.y, st.z FROM " + table + " WHERE p = 'b'";
+    List<String> nested = new ArrayList<>();
+    for (Object[] row : model.rows()) {
+      if ("b".equals(row[0])) {
+        org.apache.spark.sql.Row st = (org.apache.spark.sql.Row) row[16];
+        nested.add(
+            PropertyTables.render(
+                new Object[] {row[k], st == null ? null : st.get(1), st == null ? null : st.get(2)},
+                new int[] {0, 1, 2}));
+      }
+    }
+    nested.sort(null);
+    assertThat(PropertyTables.query(spark, pruned)).as("columnar: " + pruned).isEqualTo(nested);
+    spark.conf().set(ROW_PATH, "false");
+    assertThat(PropertyTables.query(spark, pruned)).as("row path: " + pruned).isEqualTo(nested);
+    spark.conf().unset(ROW_PATH);
+    // a pushed limit: any rows of the table, but only merged ones
+    List<String> some = PropertyTables.query(spark, "SELECT " + all + " FROM " + table + " LIMIT 9");
+    assertThat(PropertyTables.expected(model.rows(), every, row -> true)).containsAll(some);
+    assertThat(some).hasSize(Math.min(9, model.rows().size()));
+    assertThat(PropertyTables.query(spark, "SELECT count(*) FROM " + table))
+        .containsExactly(Integer.toString(model.rows().size()));
+    BatchScanExec scan = executedScan("SELECT " + all + " FROM " + table);
+    System.out.printf(
+        "%s: columnar=%s mergedSplits=%d unmergedSections=%d rowsMerged=%d%n",
+        table,
+        scan.supportsColumnar(),
+        metric(scan, "mergedSplits"),
+        metric(scan, "unmergedSections"),
+        metric(scan, "rowsMerged"));
     checkMetadataColumns(table);
   }
 
@@ -342,6 +390,7 @@ class MergedBatchesPropertyIT extends SparkTestBase {
       spark.conf().set(ROW_PATH, "false");
       String rows = outcome(query);
       spark.conf().unset(ROW_PATH);
+      System.out.printf("%s: %s%n", query, columnar.lines().findFirst().orElse("(no rows)"));
       assertThat(columnar).as("%s (seed %s)", query, seed).isEqualTo(rows);
     }
   }

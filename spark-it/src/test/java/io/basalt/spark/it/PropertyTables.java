@@ -38,12 +38,13 @@ final class PropertyTables {
       "p STRING, k INT, s BIGINT, i INT, l BIGINT, d9 DECIMAL(9,2), d38 DECIMAL(38,10),"
           + " str STRING, bin BINARY, dt DATE, ts TIMESTAMP, ntz TIMESTAMP_NTZ, dbl DOUBLE,"
           + " b BOOLEAN, arr ARRAY<INT>, m MAP<STRING, INT>,"
-          + " st STRUCT<x: INT, y: STRING, z: ARRAY<STRUCT<q: BIGINT>>>";
+          + " st STRUCT<x: INT, y: STRING, z: ARRAY<STRUCT<q: BIGINT>>>, f FLOAT, sh SMALLINT,"
+          + " ty TINYINT";
 
   static final List<String> NAMES =
       List.of(
           "p", "k", "s", "i", "l", "d9", "d38", "str", "bin", "dt", "ts", "ntz", "dbl", "b", "arr",
-          "m", "st");
+          "m", "st", "f", "sh", "ty");
 
   static final int P = 0;
   static final int K = 1;
@@ -56,7 +57,7 @@ final class PropertyTables {
   static final int DBL = 12;
 
   /** The column the schema evolution adds, after the others. */
-  static final int EXTRA = 17;
+  static final int EXTRA = 20;
 
   private PropertyTables() {}
 
@@ -79,6 +80,9 @@ final class PropertyTables {
       case 14 -> ints(rnd);
       case 15 -> map(rnd);
       case 16 -> struct(rnd);
+      case 17 -> rnd.nextInt(10) == 0 ? Float.NaN : (float) rnd.nextGaussian();
+      case 18 -> (short) rnd.nextInt();
+      case 19 -> (byte) rnd.nextInt();
       case EXTRA -> rnd.nextInt(100);
       default -> throw new IllegalArgumentException("No random values for column " + column);
     };
@@ -231,7 +235,8 @@ final class PropertyTables {
       this.table =
           FileStoreTable.load(
               FileIO.local(), new org.apache.hadoop.fs.Path(tableDir.toUri()), name);
-      StructType schema = spark.table(name).schema();
+      // the engine's row type, as the table's latest schema on disk has it
+      StructType schema = table.rowType();
       this.converter = CatalystTypeConverters.createToCatalystConverter(schema);
       Long base = table.latestSnapshot().map(Snapshot::id).orElse(null);
       this.write = table.newWrite(base, false);
