@@ -213,7 +213,7 @@ class MergedBatchesPropertyIT extends SparkTestBase {
         sql("CALL sys.compact(table => '%s')", table);
       }
       if (round == 1 || round == ROUNDS - 1) {
-        checkQueries(table, model, names);
+        checkQueries(table, engine, round, model, names);
       }
     }
   }
@@ -228,7 +228,13 @@ class MergedBatchesPropertyIT extends SparkTestBase {
     }
     Collections.shuffle(keys, rnd);
     int count = round == 0 ? KEYS : rnd.nextInt(KEYS / 2) + 1;
-    if (round >= 4) {
+    if (round <= 1) {
+      // the lower half of the keys, then the upper: two runs of disjoint key ranges, each read
+      // without merging where the engine keeps lone versions (lone retractions dropped)
+      int half = round;
+      keys = keys.stream().filter(k -> k / (KEYS / 2) == half).toList();
+      count = round == 0 ? keys.size() : rnd.nextInt(keys.size()) + 1;
+    } else if (round >= 4) {
       // a narrow key range: elsewhere one run (of small files) holds every key, read unmerged
       int from = rnd.nextInt(KEYS - KEYS / 8);
       keys = keys.stream().filter(k -> k >= from && k < from + KEYS / 8).toList();
@@ -266,7 +272,8 @@ class MergedBatchesPropertyIT extends SparkTestBase {
     return floor + 1 + rnd.nextInt(engine == Engine.DEDUPLICATE_SEQUENCE ? 50 : 1000);
   }
 
-  private void checkQueries(String table, MergeModel model, List<String> names) {
+  private void checkQueries(
+      String table, Engine engine, int round, MergeModel model, List<String> names) {
     String all = String.join(", ", names);
     int[] every = new int[names.size()];
     for (int i = 0; i < every.length; i++) {
@@ -332,7 +339,8 @@ class MergedBatchesPropertyIT extends SparkTestBase {
     assertThat(PropertyTables.query(spark, pruned)).as("row path: " + pruned).isEqualTo(nested);
     spark.conf().unset(ROW_PATH);
     // a pushed limit: any rows of the table, but only merged ones
-    List<String> some = PropertyTables.query(spark, "SELECT " + all + " FROM " + table + " LIMIT 9");
+    List<String> some =
+        PropertyTables.query(spark, "SELECT " + all + " FROM " + table + " LIMIT 9");
     assertThat(PropertyTables.expected(model.rows(), every, row -> true)).containsAll(some);
     assertThat(some).hasSize(Math.min(9, model.rows().size()));
     assertThat(PropertyTables.query(spark, "SELECT count(*) FROM " + table))
@@ -345,7 +353,15 @@ class MergedBatchesPropertyIT extends SparkTestBase {
         metric(scan, "mergedSplits"),
         metric(scan, "unmergedSections"),
         metric(scan, "rowsMerged"));
-    checkMetadataColumns(table);
+    if (!table.endsWith("_dv")
+        && model.rows().size() > 0
+        && List.of(Engine.DEDUPLICATE, Engine.FIRST_ROW).contains(engine)
+        && round == 1) {
+      assertThat(metric(scan, "unmergedSections")).as("unmerged sections of " + table).isPositive();
+    }
+    if (round == ROUNDS - 1) {
+      checkMetadataColumns(table);
+    }
   }
 
   /**
@@ -362,7 +378,7 @@ class MergedBatchesPropertyIT extends SparkTestBase {
     String context = query + " (seed " + seed + ")";
     assertThat(PropertyTables.query(spark, query)).as("columnar: " + context).isEqualTo(expected);
     if (smallBatches) {
-      for (String size : new String[] {"1", "7", "64"}) {
+      for (String size : new String[] {"1", "7"}) {
         spark.conf().set(BATCH_SIZE, size);
         assertThat(PropertyTables.query(spark, query))
             .as("columnar, batch size %s: %s", size, context)
