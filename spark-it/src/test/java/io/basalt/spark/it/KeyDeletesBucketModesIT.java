@@ -55,4 +55,20 @@ class KeyDeletesBucketModesIT extends SparkTestBase {
       assertThat(rows("SELECT k, p, v FROM %s", t)).as(t).containsExactly("1,b,10", "2,a,2");
     }
   }
+
+  /**
+   * Keys Spark's sort holds equal (-0.0 and 0.0) are two keys to the engine: a DELETE of both must
+   * not fail on their order within the bucket.
+   */
+  @Test
+  void negativeAndPositiveZeroKeys() {
+    sql("CREATE DATABASE IF NOT EXISTS kbm");
+    sql(
+        "CREATE TABLE kbm.zeros (k DOUBLE, v INT) TBLPROPERTIES ('primary-key' = 'k',"
+            + " 'bucket' = '1', 'merge-engine' = 'first-row')");
+    sql("INSERT INTO kbm.zeros VALUES (CAST('-0.0' AS DOUBLE), 1), (0.0, 2), (1.0, 3)");
+    assertThat(rows("SELECT v FROM kbm.zeros")).containsExactly("1", "2", "3");
+    sql("DELETE FROM kbm.zeros WHERE v < 3");
+    assertThat(rows("SELECT v FROM kbm.zeros")).containsExactly("3");
+  }
 }
