@@ -17,6 +17,10 @@ import javax.annotation.Nullable;
  * <p>Bounded by the <em>estimated</em> heap bytes of the entries it holds ({@link #estimate}); the
  * least recently used manifests are evicted first, and a manifest larger than the whole bound is
  * not kept. Thread-safe; the cached lists are immutable and shared by every reader.
+ *
+ * <p>Decoded manifest lists are kept beside the manifests, by path, for the same reason: a plan
+ * reads two of them (base and delta) before any manifest, and they never change either. They are
+ * bounded apart, by the number of manifests they name ({@value #MAX_LISTED_MANIFESTS}).
  */
 public final class ManifestCache {
   /** 128 MB, Paimon's manifest cache default, or a tenth of the heap when that is smaller. */
@@ -28,6 +32,16 @@ public final class ManifestCache {
   /** Access-ordered, so iteration starts at the least recently used manifest. */
   private final LinkedHashMap<String, Cached> manifests = new LinkedHashMap<>(16, 0.75f, true);
 
+  /** The most manifests the cached manifest lists may name together (a few MB of metadata). */
+  public static final int MAX_LISTED_MANIFESTS = 100_000;
+
+  /** Access-ordered decoded manifest lists, by path. */
+  private final LinkedHashMap<String, List<ManifestFileMeta>> lists =
+      new LinkedHashMap<>(16, 0.75f, true);
+
+  private long listedManifests;
+  private long listHits;
+  private long listMisses;
   private long maxBytes;
   private long bytes;
   private long hits;
@@ -79,6 +93,46 @@ public final class ManifestCache {
     return true;
   }
 
+  /**
+   * The manifests named by the manifest list at {@code path}, or null when it is not cached.
+   *
+   * @return an immutable list, shared with other callers
+   */
+  @Nullable
+  public synchronized List<ManifestFileMeta> manifestList(String path) {
+    List<ManifestFileMeta> cached = lists.get(path);
+    if (cached == null) {
+      listMisses++;
+    } else {
+      listHits++;
+    }
+    return cached;
+  }
+
+  /** Keeps the decoded manifest list at {@code path}, evicting the least recently used lists. */
+  public synchronized void putManifestList(String path, List<ManifestFileMeta> metas) {
+    if (metas.size() > MAX_LISTED_MANIFESTS) {
+      return;
+    }
+    List<ManifestFileMeta> previous = lists.put(path, List.copyOf(metas));
+    listedManifests += metas.size() - (previous == null ? 0 : previous.size());
+    Iterator<Map.Entry<String, List<ManifestFileMeta>>> eldest = lists.entrySet().iterator();
+    while (listedManifests > MAX_LISTED_MANIFESTS && eldest.hasNext()) {
+      listedManifests -= eldest.next().getValue().size();
+      eldest.remove();
+    }
+  }
+
+  /** Manifest-list lookups answered from the cache. */
+  public synchronized long manifestListHits() {
+    return listHits;
+  }
+
+  /** Manifest-list lookups that found nothing, so the list was read from storage. */
+  public synchronized long manifestListMisses() {
+    return listMisses;
+  }
+
   /** Changes the bound (the shared cache takes the bound of the options that use it). */
   public synchronized void resize(long newMaxBytes) {
     Check.argument(
@@ -91,6 +145,8 @@ public final class ManifestCache {
   public synchronized void clear() {
     manifests.clear();
     bytes = 0;
+    lists.clear();
+    listedManifests = 0;
   }
 
   public synchronized long maxBytes() {

@@ -105,6 +105,28 @@ public final class ManifestFiles {
     return metas;
   }
 
+  /**
+   * {@link #readManifestList(String, String)} through {@code cache}: a manifest list is written
+   * once and never changed, so a list decoded before is taken from there.
+   *
+   * @param cache the cache, or null to read from storage
+   * @return an immutable list
+   */
+  public List<ManifestFileMeta> readManifestList(
+      String fileName, @Nullable String context, @Nullable ManifestCache cache) {
+    if (cache == null) {
+      return List.copyOf(readManifestList(fileName, context));
+    }
+    String key = paths.manifestFile(fileName).toString();
+    List<ManifestFileMeta> cached = cache.manifestList(key);
+    if (cached != null) {
+      return cached;
+    }
+    List<ManifestFileMeta> metas = readManifestList(fileName, context);
+    cache.putManifestList(key, metas);
+    return List.copyOf(metas);
+  }
+
   private <T> CloseableIterator<T> open(
       Path path, String what, @Nullable String context, MetadataCodec<T> codec, String name) {
     try {

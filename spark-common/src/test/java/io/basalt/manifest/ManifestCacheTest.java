@@ -163,4 +163,36 @@ class ManifestCacheTest {
     }
     assertThat(cache.bytes()).isEqualTo(expected);
   }
+
+  private static List<ManifestFileMeta> metas(int count) {
+    List<ManifestFileMeta> metas = new ArrayList<>();
+    for (int i = 0; i < count; i++) {
+      metas.add(
+          new ManifestFileMeta(
+              "manifest-" + i, 100, 1, 0, SimpleStats.EMPTY, 0, null, null, null, null));
+    }
+    return metas;
+  }
+
+  @Test
+  void manifestListsAreBoundedByTheManifestsTheyName() {
+    ManifestCache cache = new ManifestCache(1 << 20);
+    int half = ManifestCache.MAX_LISTED_MANIFESTS / 2;
+    cache.putManifestList("a", metas(half));
+    cache.putManifestList("b", metas(half));
+    assertThat(cache.manifestList("a")).hasSize(half);
+    // a third list evicts the least recently used one (b: a was just read)
+    cache.putManifestList("c", metas(1));
+    assertThat(cache.manifestList("b")).isNull();
+    assertThat(cache.manifestList("a")).hasSize(half);
+    assertThat(cache.manifestList("c")).hasSize(1);
+    // a list naming more manifests than the bound is not kept, and evicts nothing
+    cache.putManifestList("huge", metas(ManifestCache.MAX_LISTED_MANIFESTS + 1));
+    assertThat(cache.manifestList("huge")).isNull();
+    assertThat(cache.manifestList("a")).hasSize(half);
+    assertThat(cache.manifestListHits()).isEqualTo(4);
+    assertThat(cache.manifestListMisses()).isEqualTo(2);
+    cache.clear();
+    assertThat(cache.manifestList("a")).isNull();
+  }
 }

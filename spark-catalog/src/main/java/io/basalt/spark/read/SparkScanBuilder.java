@@ -54,6 +54,13 @@ public final class SparkScanBuilder
   private boolean binlog;
   private boolean rowLevelOperation;
   @Nullable private Consumer<SparkScan> rewrite;
+
+  /** The plan of a point lookup the driver answers ({@link LocalLookups}), or null. */
+  @Nullable private TableScan.Plan lookup;
+
+  /** The pushed filters a lookup evaluates itself, in their exact form. */
+  private final List<Predicate> lookupEnforced = new ArrayList<>();
+
   private final List<org.apache.spark.sql.connector.expressions.filter.Predicate> pushedSpark =
       new ArrayList<>();
 
@@ -161,6 +168,22 @@ public final class SparkScanBuilder
         residual.add(predicate);
       }
     }
+    if (!rowLevelOperation) {
+      lookup =
+          LocalLookups.plan(table, Predicate.and(pushed), Predicate.and(bucketPredicates))
+              .orElse(null);
+    }
+    if (lookup != null) {
+      // the lookup evaluates these itself, so Spark needs no filter (and no job) over its rows
+      residual.removeIf(
+          predicate -> {
+            Optional<Predicate> exact =
+                SparkPredicates.convert(predicate, tableSchema)
+                    .flatMap(p -> LocalLookups.exactForm(p, table.schema()));
+            exact.ifPresent(lookupEnforced::add);
+            return exact.isPresent();
+          });
+    }
     return residual.toArray(new org.apache.spark.sql.connector.expressions.filter.Predicate[0]);
   }
 
@@ -241,6 +264,15 @@ public final class SparkScanBuilder
       if (!onBucket && convertsExactly(predicate) && !readsFloatingPoint(predicate)) {
         parquetFilters.add(PredicateUtils.toV1(predicate).get());
       }
+    }
+    if (lookup != null) {
+      return new LocalLookupScan(
+          table,
+          readSchema,
+          lookup,
+          Predicate.and(pushed),
+          Predicate.and(lookupEnforced),
+          parquetFilters.toArray(new Filter[0]));
     }
     return new SparkScan(
         table,

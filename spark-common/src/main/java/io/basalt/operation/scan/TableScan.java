@@ -314,8 +314,10 @@ public final class TableScan {
       String context = "snapshot " + snapshot.id() + " of table " + table.name();
       LiveFiles live = new LiveFiles(context);
       List<ManifestFileMeta> metas =
-          new ArrayList<>(manifests.readManifestList(snapshot.baseManifestList(), context));
-      metas.addAll(manifests.readManifestList(snapshot.deltaManifestList(), context));
+          new ArrayList<>(
+              manifests.readManifestList(snapshot.baseManifestList(), context, manifestCache));
+      metas.addAll(
+          manifests.readManifestList(snapshot.deltaManifestList(), context, manifestCache));
       List<String> toRead = new ArrayList<>();
       for (ManifestFileMeta meta : metas) {
         if (pruner.manifestMayMatch(meta)) {

@@ -69,6 +69,24 @@ class ManifestCachePlanningTest {
   }
 
   @Test
+  void aRepeatedPlanReadsNoManifestList() throws Exception {
+    Snapshot latest = table.latestSnapshot().orElseThrow();
+    TableScan.Plan cold = cached().plan();
+    assertThat(cache.manifestListMisses()).isEqualTo(2);
+    // gone from storage: a plan that read either list would fail
+    for (String list : List.of(latest.baseManifestList(), latest.deltaManifestList())) {
+      assertThat(table.fileIO().delete(table.paths().manifestFile(list), false)).isTrue();
+    }
+    TableScan.Plan warm = cached().plan();
+    assertThat(cache.manifestListMisses()).isEqualTo(2);
+    assertThat(cache.manifestListHits()).isEqualTo(2);
+    assertThat(warm.splits()).isEqualTo(cold.splits());
+    assertThatThrownBy(() -> table.newScan().plan())
+        .hasMessageContaining("Manifest list")
+        .hasMessageContaining("does not exist");
+  }
+
+  @Test
   void aNewerSnapshotDecodesOnlyTheManifestsItAdded() {
     cached().plan();
     TestTables.upsert(table, Map.of(1000L, "new"));

@@ -16,6 +16,14 @@ import org.junit.jupiter.api.Test;
 class PointLookupPruningIT extends SparkTestBase {
   private static final int ROWS_PER_PARTITION = 20_000;
 
+  /**
+   * These tests check the distributed scan's pruning: lookups on the driver (LocalLookupIT) off.
+   */
+  @Override
+  protected void configure(org.apache.spark.sql.SparkSession.Builder builder) {
+    builder.config("spark.basalt.read.local-lookup.enabled", "false");
+  }
+
   @BeforeAll
   void createTables() {
     sql("CREATE DATABASE IF NOT EXISTS db");
