@@ -44,7 +44,7 @@ final class VectorizedFileOpener implements SplitRead.FileOpener {
     VectorizedParquetRecordReader reader =
         VectorizedSplitReader.open(
             path,
-            forSchema.hadoopConf(conf),
+            new ParquetReadContexts(forSchema.hadoopConf(conf)),
             forSchema,
             fileSchema -> RowGroupFilters.of(forSchema, fileSchema));
     return new BatchRows(reader, path);
