@@ -206,7 +206,9 @@ record VectorizedReadOptions(
   Configuration hadoopConf(Configuration base) {
     // a JobConf, which Hadoop's task contexts take as it is instead of copying it again
     Configuration conf = new JobConf(base);
-    conf.set(ParquetInputFormat.READ_SUPPORT_CLASS, ParquetReadSupport.class.getName());
+    conf.set(ParquetInputFormat.READ_SUPPORT_CLASS, VectorizedReadSupport.class.getName());
+    // Spark's reader loads the read support by name through this configuration's class loader
+    conf.setClassLoader(VectorizedReadSupport.class.getClassLoader());
     conf.set(ParquetReadSupport.SPARK_ROW_REQUESTED_SCHEMA(), requestedSchema.json());
     conf.set(SQLConf.SESSION_LOCAL_TIMEZONE().key(), sessionTimeZone);
     conf.setBoolean(SQLConf.NESTED_SCHEMA_PRUNING_ENABLED().key(), nestedSchemaPruning);
