@@ -2,6 +2,7 @@ package io.basalt.spark.read;
 
 import java.util.HashMap;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.parquet.hadoop.api.InitContext;
 import org.apache.parquet.hadoop.api.ReadSupport;
@@ -17,14 +18,17 @@ import org.apache.spark.sql.types.StructType;
  * file's schema to the requested one as Spark's {@link ParquetReadSupport} does, but parses the
  * requested schema's JSON once per schema rather than once per file (Spark's read support parses it
  * again for every file; over a scan of many small files the parsing showed in the profile). Spark's
- * reader makes a new instance per file by its public no-argument constructor, so the parsed schema
- * is kept in a static field. The vectorized reader never asks for record materializers.
+ * reader makes a new instance per file by its public no-argument constructor, so parsed schemas are
+ * kept in a small static cache (a task's reads use one or two schemas: with row positions or
+ * without; the cache is emptied when it passes {@value #CACHED} schemas). The vectorized reader
+ * never asks for record materializers.
  */
 public final class VectorizedReadSupport extends ReadSupport<InternalRow> {
-  /** The last requested schema parsed, with its JSON; replaced as a whole, so always consistent. */
-  private static volatile Parsed last = new Parsed("", new StructType());
+  /** The most schemas kept parsed. */
+  static final int CACHED = 32;
 
-  private record Parsed(String json, StructType schema) {}
+  /** Parsed requested schemas by their JSON. */
+  private static final Map<String, StructType> PARSED = new ConcurrentHashMap<>();
 
   @Override
   public ReadContext init(InitContext context) {
@@ -44,12 +48,15 @@ public final class VectorizedReadSupport extends ReadSupport<InternalRow> {
               + ParquetReadSupport.SPARK_ROW_REQUESTED_SCHEMA()
               + "; VectorizedReadOptions.hadoopConf sets it");
     }
-    Parsed parsed = last;
-    if (!parsed.json().equals(json)) {
-      parsed = new Parsed(json, (StructType) DataType.fromJson(json));
-      last = parsed;
+    StructType parsed = PARSED.get(json);
+    if (parsed == null) {
+      if (PARSED.size() >= CACHED) {
+        PARSED.clear();
+      }
+      parsed = (StructType) DataType.fromJson(json);
+      PARSED.put(json, parsed);
     }
-    return parsed.schema();
+    return parsed;
   }
 
   @Override

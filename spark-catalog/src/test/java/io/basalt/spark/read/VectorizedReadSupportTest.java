@@ -40,15 +40,19 @@ class VectorizedReadSupportTest {
   }
 
   @Test
-  void parsesEachRequestedSchemaOnceWhileItStaysTheSame() {
+  void parsesEachRequestedSchemaOnceAndKeepsFewOfThem() {
     StructType first = new StructType().add("id", DataTypes.LongType);
     StructType second = first.add("v", DataTypes.StringType);
     StructType parsed = VectorizedReadSupport.requestedSchema(conf(first));
     assertThat(parsed).isEqualTo(first);
-    // files of one read share the parsed schema
-    assertThat(VectorizedReadSupport.requestedSchema(conf(first))).isSameAs(parsed);
-    // another read's schema is parsed anew, never mistaken for the last one
+    // files of one read share the parsed schema, also while another read's files interleave
     assertThat(VectorizedReadSupport.requestedSchema(conf(second))).isEqualTo(second);
+    assertThat(VectorizedReadSupport.requestedSchema(conf(first))).isSameAs(parsed);
+    // many other schemas empty the cache: a schema is then parsed anew, and still right
+    for (int i = 0; i <= VectorizedReadSupport.CACHED; i++) {
+      StructType other = first.add("c" + i, DataTypes.IntegerType);
+      assertThat(VectorizedReadSupport.requestedSchema(conf(other))).isEqualTo(other);
+    }
     assertThat(VectorizedReadSupport.requestedSchema(conf(first))).isEqualTo(first);
   }
 
