@@ -63,6 +63,10 @@ final class SparkReaderFactory implements PartitionReaderFactory {
       throw new UnsupportedOperationException("This scan reads rows, not columnar batches");
     }
     List<Supplier<PartitionReader<ColumnarBatch>>> readers = new ArrayList<>();
+    // the task's splits share Parquet read contexts: a configuration copy per split or per file
+    // cost more than reading a small file's footer
+    ParquetReadContexts.PerTask contexts =
+        new ParquetReadContexts.PerTask(columnar, table.fileIO().conf());
     for (DataSplit split : ((SparkInputPartition) partition).splits()) {
       readers.add(
           () ->
@@ -72,7 +76,7 @@ final class SparkReaderFactory implements PartitionReaderFactory {
                       ? new OrcSplitReader(
                           table, read, split, columnar, orc, metadata, table.fileIO().conf())
                       : new VectorizedSplitReader(
-                          table, read, split, columnar, metadata, table.fileIO().conf()));
+                          table, read, split, columnar, metadata, contexts));
     }
     return new ChainedPartitionReader<>(readers);
   }

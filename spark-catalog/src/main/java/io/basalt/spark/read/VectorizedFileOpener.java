@@ -38,16 +38,44 @@ final class VectorizedFileOpener implements SplitRead.FileOpener {
     this.keyFilters = keyFilters;
   }
 
+  /**
+   * Per thread, the read set up for the last schema it opened files with: the runs of a merge share
+   * one schema, so a task copies the Hadoop configuration once per schema, not once per file.
+   */
+  private transient ThreadLocal<Opened> last;
+
+  private record Opened(
+      Configuration base,
+      StructType schema,
+      VectorizedReadOptions options,
+      ParquetReadContexts contexts) {}
+
   @Override
   public CloseableIterator<InternalRow> open(Configuration conf, Path path, StructType schema) {
-    VectorizedReadOptions forSchema = options.withReadSchema(schema).withFilters(keyFilters);
+    ThreadLocal<Opened> cache = lastOpened();
+    Opened opened = cache.get();
+    if (opened == null || opened.base() != conf || !opened.schema().equals(schema)) {
+      VectorizedReadOptions forSchema = options.withReadSchema(schema).withFilters(keyFilters);
+      opened =
+          new Opened(conf, schema, forSchema, new ParquetReadContexts(forSchema.hadoopConf(conf)));
+      cache.set(opened);
+    }
+    VectorizedReadOptions forSchema = opened.options();
     VectorizedParquetRecordReader reader =
         VectorizedSplitReader.open(
             path,
-            forSchema.hadoopConf(conf),
+            opened.contexts(),
             forSchema,
             fileSchema -> RowGroupFilters.of(forSchema, fileSchema));
     return new BatchRows(reader, path);
+  }
+
+  /** The per-thread cache, made on first use (a transient field is null after deserialization). */
+  private synchronized ThreadLocal<Opened> lastOpened() {
+    if (last == null) {
+      last = new ThreadLocal<>();
+    }
+    return last;
   }
 
   /** The rows of a reader's batches; the returned row is reused. */

@@ -9,6 +9,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.mapred.JobConf;
 import org.apache.parquet.hadoop.ParquetInputFormat;
 import org.apache.spark.sql.catalyst.util.CharVarcharUtils;
 import org.apache.spark.sql.execution.WholeStageCodegenExec;
@@ -198,12 +199,16 @@ record VectorizedReadOptions(
   }
 
   /**
-   * A copy of {@code base} set up for Spark's Parquet read support. Columns are matched by field id
-   * (every Basalt and Paimon data file carries them), names only where a field has no id.
+   * A copy of {@code base} set up for Spark's vectorized Parquet reader with {@link
+   * VectorizedReadSupport}. Columns are matched by field id (every Basalt and Paimon data file
+   * carries them), names only where a field has no id.
    */
   Configuration hadoopConf(Configuration base) {
-    Configuration conf = new Configuration(base);
-    conf.set(ParquetInputFormat.READ_SUPPORT_CLASS, ParquetReadSupport.class.getName());
+    // a JobConf, which Hadoop's task contexts take as it is instead of copying it again
+    Configuration conf = new JobConf(base);
+    conf.set(ParquetInputFormat.READ_SUPPORT_CLASS, VectorizedReadSupport.class.getName());
+    // Spark's reader loads the read support by name through this configuration's class loader
+    conf.setClassLoader(VectorizedReadSupport.class.getClassLoader());
     conf.set(ParquetReadSupport.SPARK_ROW_REQUESTED_SCHEMA(), requestedSchema.json());
     conf.set(SQLConf.SESSION_LOCAL_TIMEZONE().key(), sessionTimeZone);
     conf.setBoolean(SQLConf.NESTED_SCHEMA_PRUNING_ENABLED().key(), nestedSchemaPruning);

@@ -13,13 +13,10 @@ import javax.annotation.Nullable;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.mapred.FileSplit;
-import org.apache.hadoop.mapreduce.TaskAttemptID;
-import org.apache.hadoop.mapreduce.TaskType;
-import org.apache.hadoop.mapreduce.task.TaskAttemptContextImpl;
+import org.apache.hadoop.mapreduce.TaskAttemptContext;
 import org.apache.parquet.HadoopReadOptions;
 import org.apache.parquet.filter2.predicate.FilterPredicate;
 import org.apache.parquet.hadoop.ParquetFileReader;
-import org.apache.parquet.hadoop.ParquetInputFormat;
 import org.apache.parquet.hadoop.metadata.ParquetMetadata;
 import org.apache.parquet.hadoop.util.HadoopInputFile;
 import org.apache.parquet.io.SeekableInputStream;
@@ -28,13 +25,7 @@ import org.apache.parquet.schema.Type;
 import org.apache.spark.TaskContext;
 import org.apache.spark.sql.connector.metric.CustomTaskMetric;
 import org.apache.spark.sql.connector.read.PartitionReader;
-import org.apache.spark.sql.execution.datasources.parquet.ParquetFileFormat;
-import org.apache.spark.sql.execution.datasources.parquet.ParquetReadSupport;
 import org.apache.spark.sql.execution.datasources.parquet.VectorizedParquetRecordReader;
-import org.apache.spark.sql.types.DataTypes;
-import org.apache.spark.sql.types.Metadata;
-import org.apache.spark.sql.types.StructField;
-import org.apache.spark.sql.types.StructType;
 import org.apache.spark.sql.vectorized.ColumnVector;
 import org.apache.spark.sql.vectorized.ColumnarBatch;
 import scala.Option;
@@ -64,7 +55,7 @@ final class VectorizedSplitReader implements PartitionReader<ColumnarBatch> {
   private final DataSplit split;
   private final List<DataFileMeta> files;
   private final VectorizedReadOptions options;
-  private final Configuration conf;
+  private final ParquetReadContexts contexts;
 
   /** The values of the scan's metadata columns, or null if it reads none. */
   @Nullable private final MetadataValues metadata;
@@ -100,12 +91,30 @@ final class VectorizedSplitReader implements PartitionReader<ColumnarBatch> {
       VectorizedReadOptions options,
       MetadataColumns metadataColumns,
       Configuration tableConf) {
+    this(
+        table,
+        read,
+        split,
+        options,
+        metadataColumns,
+        new ParquetReadContexts.PerTask(options, tableConf));
+  }
+
+  /**
+   * @param contexts the Parquet read contexts of the task, shared by its split readers
+   */
+  VectorizedSplitReader(
+      FileStoreTable table,
+      SplitRead read,
+      DataSplit split,
+      VectorizedReadOptions options,
+      MetadataColumns metadataColumns,
+      ParquetReadContexts.PerTask contexts) {
     this.table = table;
     this.read = read;
     this.split = split;
     this.files = split.files();
     this.options = options;
-    this.conf = options.hadoopConf(tableConf);
     this.metadata = metadataColumns.isEmpty() ? null : metadataColumns.forSplit(table, split);
     this.rowIndex = metadataColumns.rowIndex();
     this.dataColumns = options.requestedSchema().size();
@@ -114,18 +123,7 @@ final class VectorizedSplitReader implements PartitionReader<ColumnarBatch> {
       deletions |= split.deletionFile(i) != null;
     }
     this.positions = rowIndex || deletions;
-    if (positions) {
-      StructType withRowIndex =
-          options
-              .requestedSchema()
-              .add(
-                  new StructField(
-                      ParquetFileFormat.ROW_INDEX_TEMPORARY_COLUMN_NAME(),
-                      DataTypes.LongType,
-                      true,
-                      Metadata.empty()));
-      conf.set(ParquetReadSupport.SPARK_ROW_REQUESTED_SCHEMA(), withRowIndex.json());
-    }
+    this.contexts = contexts.get(positions);
   }
 
   @Override
@@ -268,7 +266,7 @@ final class VectorizedSplitReader implements PartitionReader<ColumnarBatch> {
    */
   private FilteredParquetReader open(Path path) {
     try {
-      return open(path, conf, options, fileSchema -> RowGroupFilters.of(options, fileSchema));
+      return open(path, contexts, options, fileSchema -> RowGroupFilters.of(options, fileSchema));
     } catch (BasaltException e) {
       // a missing file is named with its snapshot, table and fix, as the row read names it
       throw DataFileErrors.missingFile(e)
@@ -283,9 +281,10 @@ final class VectorizedSplitReader implements PartitionReader<ColumnarBatch> {
    */
   static FilteredParquetReader open(
       Path path,
-      Configuration conf,
+      ParquetReadContexts contexts,
       VectorizedReadOptions options,
       java.util.function.Function<MessageType, FilterPredicate> filterFor) {
+    Configuration conf = contexts.conf();
     HadoopInputFile inputFile;
     SeekableInputStream stream;
     ParquetMetadata footer;
@@ -307,13 +306,8 @@ final class VectorizedSplitReader implements PartitionReader<ColumnarBatch> {
       }
       MessageType fileSchema = footer.getFileMetaData().getSchema();
       checkFieldIds(path, fileSchema);
-      TaskAttemptContextImpl context =
-          new TaskAttemptContextImpl(conf, new TaskAttemptID("basalt", 0, TaskType.MAP, 0, 0));
-      // The context holds a copy of conf: the filter is for this file only.
       FilterPredicate filter = filterFor.apply(fileSchema);
-      if (filter != null) {
-        ParquetInputFormat.setFilterPredicate(context.getConfiguration(), filter);
-      }
+      TaskAttemptContext context = contexts.context(filter);
       FilteredParquetReader reader =
           new FilteredParquetReader(
               options.offHeap() && TaskContext.get() != null, options.batchSize());
