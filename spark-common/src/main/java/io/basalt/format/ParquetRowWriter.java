@@ -24,9 +24,6 @@ import org.apache.spark.sql.types.StructType;
  * writer should be {@link #abort() aborted} so the partial file can be deleted.
  */
 public final class ParquetRowWriter implements FormatWriter {
-  /** Parquet's dictionary switch; {@code #<column>} after it sets one column. */
-  private static final String DICTIONARY = "parquet.enable.dictionary";
-
   private final Configuration conf;
   private final Path path;
   private final StructType fileSchema;
@@ -61,7 +58,7 @@ public final class ParquetRowWriter implements FormatWriter {
                   options.overwrite()
                       ? ParquetFileWriter.Mode.OVERWRITE
                       : ParquetFileWriter.Mode.CREATE);
-      this.writer = withDictionarySettings(builder, conf, fileSchema).build();
+      this.writer = ParquetConfSettings.apply(builder, conf, fileSchema).build();
     } catch (IOException e) {
       throw new BasaltException("Failed to create Parquet file " + path + ": " + e, e);
     }
@@ -138,38 +135,6 @@ public final class ParquetRowWriter implements FormatWriter {
         // the file is discarded anyway
       }
     }
-  }
-
-  /**
-   * Parquet's writer builder does not read the dictionary settings from the configuration (its
-   * output format does): {@code parquet.enable.dictionary} and, per top-level column, {@code
-   * parquet.enable.dictionary#<column>} are applied here.
-   */
-  private static Builder withDictionarySettings(
-      Builder builder, Configuration conf, StructType fileSchema) {
-    String all = conf.get(DICTIONARY);
-    if (all != null) {
-      builder.withDictionaryEncoding(flag(DICTIONARY, all));
-    }
-    for (String column : fileSchema.fieldNames()) {
-      String key = DICTIONARY + "#" + column;
-      String one = conf.get(key);
-      if (one != null) {
-        builder.withDictionaryEncoding(column, flag(key, one));
-      }
-    }
-    return builder;
-  }
-
-  private static boolean flag(String key, String value) {
-    String text = value.trim();
-    Check.argument(
-        text.equalsIgnoreCase("true") || text.equalsIgnoreCase("false"),
-        "Invalid value '%s' for Parquet setting '%s': expected true or false. Fix: set it to"
-            + " true or false, or remove it",
-        value,
-        key);
-    return Boolean.parseBoolean(text);
   }
 
   private static CompressionCodecName codec(String name) {
