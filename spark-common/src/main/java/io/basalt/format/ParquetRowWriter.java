@@ -4,6 +4,7 @@ import io.basalt.BasaltException;
 import io.basalt.utils.Check;
 import java.io.IOException;
 import java.util.Locale;
+import javax.annotation.Nullable;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.Path;
 import org.apache.parquet.hadoop.ParquetFileWriter;
@@ -20,7 +21,9 @@ import org.apache.spark.sql.types.StructType;
  * Writes Spark rows to one Parquet data file in Paimon's layout (see {@link ParquetSchemas}).
  *
  * <p>Rows are encoded straight from their internal values by writers built once from the file
- * schema. Statistics come from the file footer when the file is finished. Not thread-safe; a failed
+ * schema. Statistics come from the file footer when the file is finished. With {@link
+ * DictionaryHints} in the options, the columns whose dictionary earlier files of the write dropped
+ * are written plainly, and the finished file's encodings are fed back. Not thread-safe; a failed
  * writer should be {@link #abort() aborted} so the partial file can be deleted.
  */
 public final class ParquetRowWriter implements FormatWriter {
@@ -28,6 +31,7 @@ public final class ParquetRowWriter implements FormatWriter {
   private final Path path;
   private final StructType fileSchema;
   private final ParquetWriter<InternalRow> writer;
+  @Nullable private final DictionaryHints hints;
   private long rowCount;
   private WrittenFile result;
   private boolean closed;
@@ -45,6 +49,7 @@ public final class ParquetRowWriter implements FormatWriter {
     this.conf = conf;
     this.path = path;
     this.fileSchema = fileSchema;
+    this.hints = options.dictionaryHints();
     CompressionCodecName codec = codec(options.compression());
     RowWriteSupport support = new RowWriteSupport(fileSchema);
     try {
@@ -58,7 +63,13 @@ public final class ParquetRowWriter implements FormatWriter {
                   options.overwrite()
                       ? ParquetFileWriter.Mode.OVERWRITE
                       : ParquetFileWriter.Mode.CREATE);
-      this.writer = ParquetConfSettings.apply(builder, conf, fileSchema).build();
+      ParquetConfSettings.apply(builder, conf, fileSchema);
+      if (hints != null) {
+        for (String column : hints.nextFile()) {
+          builder.withDictionaryEncoding(column, false);
+        }
+      }
+      this.writer = builder.build();
     } catch (IOException e) {
       throw new BasaltException("Failed to create Parquet file " + path + ": " + e, e);
     }
@@ -105,6 +116,9 @@ public final class ParquetRowWriter implements FormatWriter {
     try {
       writer.close();
       ParquetMetadata footer = writer.getFooter();
+      if (hints != null) {
+        hints.learn(footer);
+      }
       long fileSize = path.getFileSystem(conf).getFileStatus(path).getLen();
       result = new WrittenFile(fileSize, rowCount, FooterStats.of(footer, fileSchema));
       return result;
