@@ -133,6 +133,40 @@ class ParquetTableOptionsTest {
   }
 
   @Test
+  void perColumnOptionsAreAcceptedAtCreateAndCheckedThere() {
+    List<String> columns = List.of("id", "v");
+    TableOptionCheck.check(
+        Map.of(
+            "parquet.enable.dictionary#v", "false",
+            "parquet.bloom.filter.enabled#_KEY_id", "true",
+            "parquet.bloom.filter.expected.ndv#id", "1000",
+            "parquet.enable.dictionary#_SEQUENCE_NUMBER", "true"),
+        columns,
+        "db.t");
+    assertThatThrownBy(
+            () ->
+                TableOptionCheck.check(
+                    Map.of("parquet.enable.dictionary#nope", "false"), columns, "db.t"))
+        .hasMessageContaining("'parquet.enable.dictionary#nope'")
+        .hasMessageContaining("column 'nope'")
+        .hasMessageContaining("db.t")
+        .hasMessageContaining("Fix: name one of its columns: id, v");
+    assertThatThrownBy(
+            () ->
+                TableOptionCheck.check(
+                    Map.of("parquet.bloom.filter.expected.ndv#id", "-3"), columns, "db.t"))
+        .hasMessageContaining("Invalid value '-3'")
+        .hasMessageContaining("'parquet.bloom.filter.expected.ndv#id'")
+        .hasMessageContaining("expected a positive integer");
+    assertThatThrownBy(
+            () -> TableOptionCheck.check(Map.of("parquet.page.size#v", "1 kb"), columns, "db.t"))
+        .hasMessageContaining("Unknown per-column Parquet option 'parquet.page.size#v'")
+        .hasMessageContaining(
+            "parquet.bloom.filter.enabled, parquet.bloom.filter.expected.ndv,"
+                + " parquet.enable.dictionary");
+  }
+
+  @Test
   void aBadPerColumnValueFailsTheWriteNamingTheSettingAndTheValue() {
     FileStoreTable table = table(Map.of("parquet.bloom.filter.expected.ndv#v", "-3"));
     TableWrite write = table.newWrite(null, false);
