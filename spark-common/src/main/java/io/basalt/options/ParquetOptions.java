@@ -43,7 +43,8 @@ public final class ParquetOptions {
           .enumType("v1", "v2")
           .defaultValue("v1")
           .description(
-              "Parquet data page version of data files (v1 pages are read by every reader).");
+              "Parquet data page version of data files: v1 (as Paimon writes by default) or v2."
+                  + " Paimon 1.3.1's reader was seen to misread plain string columns of v2 files.");
 
   public static final ConfigOption<Boolean> PARQUET_BLOOM_FILTER_ENABLED =
       ConfigOption.key("parquet.bloom.filter.enabled")
