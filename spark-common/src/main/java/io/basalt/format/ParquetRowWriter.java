@@ -4,6 +4,7 @@ import io.basalt.BasaltException;
 import io.basalt.utils.Check;
 import java.io.IOException;
 import java.util.Locale;
+import javax.annotation.Nullable;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.Path;
 import org.apache.parquet.hadoop.ParquetFileWriter;
@@ -20,17 +21,17 @@ import org.apache.spark.sql.types.StructType;
  * Writes Spark rows to one Parquet data file in Paimon's layout (see {@link ParquetSchemas}).
  *
  * <p>Rows are encoded straight from their internal values by writers built once from the file
- * schema. Statistics come from the file footer when the file is finished. Not thread-safe; a failed
+ * schema. Statistics come from the file footer when the file is finished. With {@link
+ * DictionaryHints} in the options, the columns whose dictionary earlier files of the write dropped
+ * are written plainly, and the finished file's encodings are fed back. Not thread-safe; a failed
  * writer should be {@link #abort() aborted} so the partial file can be deleted.
  */
 public final class ParquetRowWriter implements FormatWriter {
-  /** Parquet's dictionary switch; {@code #<column>} after it sets one column. */
-  private static final String DICTIONARY = "parquet.enable.dictionary";
-
   private final Configuration conf;
   private final Path path;
   private final StructType fileSchema;
   private final ParquetWriter<InternalRow> writer;
+  @Nullable private final DictionaryHints hints;
   private long rowCount;
   private WrittenFile result;
   private boolean closed;
@@ -48,6 +49,7 @@ public final class ParquetRowWriter implements FormatWriter {
     this.conf = conf;
     this.path = path;
     this.fileSchema = fileSchema;
+    this.hints = options.dictionaryHints();
     CompressionCodecName codec = codec(options.compression());
     RowWriteSupport support = new RowWriteSupport(fileSchema);
     try {
@@ -61,7 +63,13 @@ public final class ParquetRowWriter implements FormatWriter {
                   options.overwrite()
                       ? ParquetFileWriter.Mode.OVERWRITE
                       : ParquetFileWriter.Mode.CREATE);
-      this.writer = withDictionarySettings(builder, conf, fileSchema).build();
+      ParquetConfSettings.apply(builder, conf, fileSchema);
+      if (hints != null) {
+        for (String column : hints.nextFile()) {
+          builder.withDictionaryEncoding(column, false);
+        }
+      }
+      this.writer = builder.build();
     } catch (IOException e) {
       throw new BasaltException("Failed to create Parquet file " + path + ": " + e, e);
     }
@@ -108,6 +116,9 @@ public final class ParquetRowWriter implements FormatWriter {
     try {
       writer.close();
       ParquetMetadata footer = writer.getFooter();
+      if (hints != null) {
+        hints.learn(footer);
+      }
       long fileSize = path.getFileSystem(conf).getFileStatus(path).getLen();
       result = new WrittenFile(fileSize, rowCount, FooterStats.of(footer, fileSchema));
       return result;
@@ -138,38 +149,6 @@ public final class ParquetRowWriter implements FormatWriter {
         // the file is discarded anyway
       }
     }
-  }
-
-  /**
-   * Parquet's writer builder does not read the dictionary settings from the configuration (its
-   * output format does): {@code parquet.enable.dictionary} and, per top-level column, {@code
-   * parquet.enable.dictionary#<column>} are applied here.
-   */
-  private static Builder withDictionarySettings(
-      Builder builder, Configuration conf, StructType fileSchema) {
-    String all = conf.get(DICTIONARY);
-    if (all != null) {
-      builder.withDictionaryEncoding(flag(DICTIONARY, all));
-    }
-    for (String column : fileSchema.fieldNames()) {
-      String key = DICTIONARY + "#" + column;
-      String one = conf.get(key);
-      if (one != null) {
-        builder.withDictionaryEncoding(column, flag(key, one));
-      }
-    }
-    return builder;
-  }
-
-  private static boolean flag(String key, String value) {
-    String text = value.trim();
-    Check.argument(
-        text.equalsIgnoreCase("true") || text.equalsIgnoreCase("false"),
-        "Invalid value '%s' for Parquet setting '%s': expected true or false. Fix: set it to"
-            + " true or false, or remove it",
-        value,
-        key);
-    return Boolean.parseBoolean(text);
   }
 
   private static CompressionCodecName codec(String name) {

@@ -2,6 +2,7 @@ package io.basalt.format;
 
 import io.basalt.utils.Check;
 import java.util.Map;
+import javax.annotation.Nullable;
 
 /**
  * Settings of one Parquet data file writer.
@@ -11,9 +12,15 @@ import java.util.Map;
  * @param rowGroupSize target row-group size in bytes
  * @param pageSize target page size in bytes
  * @param overwrite whether an existing file at the path is replaced; otherwise creating fails
+ * @param dictionaryHints what earlier files of the same write learned about dictionaries, shared by
+ *     every file written with these options; null to let Parquet try every dictionary
  */
 public record ParquetWriteOptions(
-    String compression, long rowGroupSize, int pageSize, boolean overwrite) {
+    String compression,
+    long rowGroupSize,
+    int pageSize,
+    boolean overwrite,
+    @Nullable DictionaryHints dictionaryHints) {
 
   /** Table option naming the compression codec. */
   public static final String COMPRESSION_KEY = "file.compression";
@@ -27,6 +34,12 @@ public record ParquetWriteOptions(
   public static final String DEFAULT_COMPRESSION = "zstd";
   public static final long DEFAULT_ROW_GROUP_SIZE = 128L * 1024 * 1024;
   public static final int DEFAULT_PAGE_SIZE = 1024 * 1024;
+
+  /** Options without dictionary hints. */
+  public ParquetWriteOptions(
+      String compression, long rowGroupSize, int pageSize, boolean overwrite) {
+    this(compression, rowGroupSize, pageSize, overwrite, null);
+  }
 
   public ParquetWriteOptions {
     Check.notNull(compression, "compression");
@@ -61,7 +74,13 @@ public record ParquetWriteOptions(
 
   /** A copy that replaces an existing file. */
   public ParquetWriteOptions withOverwrite(boolean newOverwrite) {
-    return new ParquetWriteOptions(compression, rowGroupSize, pageSize, newOverwrite);
+    return new ParquetWriteOptions(
+        compression, rowGroupSize, pageSize, newOverwrite, dictionaryHints);
+  }
+
+  /** A copy whose files share {@code hints} (see {@link DictionaryHints}). */
+  public ParquetWriteOptions withDictionaryHints(@Nullable DictionaryHints hints) {
+    return new ParquetWriteOptions(compression, rowGroupSize, pageSize, overwrite, hints);
   }
 
   private static long parseSize(Map<String, String> options, String key, long defaultValue) {

@@ -13,6 +13,7 @@ public final class OptionRegistry {
       List.of(
           TableOptions.class,
           FileCompressionOptions.class,
+          ParquetOptions.class,
           WriteOptions.class,
           CompactionOptions.class,
           DynamicBucketOptions.class,

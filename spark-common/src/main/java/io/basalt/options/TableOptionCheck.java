@@ -75,6 +75,10 @@ public final class TableOptionCheck {
       checkAllowedValue(key, value, owner);
       return;
     }
+    if (ParquetColumnSettings.isColumnSetting(key)) {
+      ParquetColumnSettings.check(key, value, columns, owner);
+      return;
+    }
     Optional<String> meant = NearMiss.closest(key, KNOWN);
     if (meant.isPresent()) {
       throw OptionErrors.invalidOption(

@@ -45,6 +45,11 @@ class PaimonOptionKeysTest {
             // Parquet's own keys, which Paimon passes to the file format
             "parquet.block.size",
             "parquet.page.size",
+            "parquet.dictionary.page.size",
+            "parquet.page.row.count.limit",
+            "parquet.writer.version",
+            "parquet.bloom.filter.enabled",
+            "parquet.compression.codec.zstd.level",
             // Basalt's storage-partitioned joins
             "scan.preserve-data-grouping",
             // a switch some guides write for cross-partition upsert tables; accepted as 'true'

@@ -19,12 +19,21 @@ import org.apache.hadoop.conf.Configuration;
  *       key, the key column and its {@code _KEY_} copy (a file holds one version of each key).
  *       Parquet would build a dictionary for each, find it no smaller and write the page again
  *       plainly: the hash map and the second encoding are wasted work. A setting the Hadoop
- *       configuration already has for a column ({@code parquet.enable.dictionary#<column>}) wins.
+ *       configuration or the table options set for a column ({@code
+ *       parquet.enable.dictionary#<column>}) wins.
+ *   <li>Every {@code parquet.*} table option is passed on, as Paimon does ({@link
+ *       TableParquetSettings}); {@code parquet.compression.codec.zstd.level} wins over {@code
+ *       file.compression.zstd-level}.
+ *   <li>zstd reuses its buffers (Parquet's {@code bufferPool.enabled}): without the pool every page
+ *       compressed allocates and zeroes zstd's working buffers anew.
  * </ul>
  */
 final class DataFileConf {
   /** Parquet's setting of the zstd level. */
   static final String ZSTD_LEVEL = "parquet.compression.codec.zstd.level";
+
+  /** Parquet's switch for reusing zstd's buffers across pages and files (off by default). */
+  static final String ZSTD_BUFFER_POOL = "parquet.compression.codec.zstd.bufferPool.enabled";
 
   /** Parquet's dictionary switch; {@code #<column>} after it sets one column. */
   static final String DICTIONARY = "parquet.enable.dictionary";
@@ -35,6 +44,10 @@ final class DataFileConf {
     Configuration conf = new Configuration(table.fileIO().conf());
     int level = table.options().get(FileCompressionOptions.FILE_COMPRESSION_ZSTD_LEVEL);
     conf.setInt(ZSTD_LEVEL, level);
+    if (conf.get(ZSTD_BUFFER_POOL) == null) {
+      conf.setBoolean(ZSTD_BUFFER_POOL, true);
+    }
+    TableParquetSettings.copy(table.options(), conf);
     for (String column : uniqueColumns(table)) {
       String key = DICTIONARY + "#" + column;
       if (conf.get(key) == null) {

@@ -2,29 +2,28 @@ package io.basalt.operation.write;
 
 import io.basalt.data.BinaryRow;
 import io.basalt.data.BinaryRowCodec;
-import io.basalt.data.RowComparator;
+import java.util.Arrays;
 import org.apache.spark.sql.catalyst.InternalRow;
 
 /**
  * The binary partitions of a write's recent rows. Rows of a primary-key table reach a task
  * clustered by bucket but not sorted, so the rows of a few partitions arrive interleaved;
- * remembering the last few partitions finds a row's partition by comparing values, without encoding
- * it or allocating. A row of a partition not remembered replaces the oldest entry. Not thread-safe.
+ * remembering the last few partitions finds a row's partition by encoding it into a reused buffer
+ * and comparing bytes, without allocating (the encoding is canonical: equal values give equal
+ * bytes, as Paimon's partitions compare). A row of a partition not remembered replaces the oldest
+ * entry. Not thread-safe.
  */
 final class RecentPartitions {
   static final int CAPACITY = 16;
 
-  private final RowComparator order;
   private final BinaryRowCodec codec;
-  private final InternalRow[] values = new InternalRow[CAPACITY];
   private final BinaryRow[] binaries = new BinaryRow[CAPACITY];
   private int size;
   private int last;
   private int oldest;
   private long encodings;
 
-  RecentPartitions(RowComparator order, BinaryRowCodec codec) {
-    this.order = order;
+  RecentPartitions(BinaryRowCodec codec) {
     this.codec = codec;
   }
 
@@ -33,11 +32,13 @@ final class RecentPartitions {
    * partition stays remembered. {@code partition} may be a reused view.
    */
   BinaryRow of(InternalRow partition) {
-    if (size > 0 && order.compare(partition, values[last]) == 0) {
+    int length = codec.encodeReused(partition);
+    byte[] encoded = codec.reusedBytes();
+    if (size > 0 && sameBytes(encoded, length, binaries[last])) {
       return binaries[last];
     }
     for (int i = 0; i < size; i++) {
-      if (i != last && order.compare(partition, values[i]) == 0) {
+      if (i != last && sameBytes(encoded, length, binaries[i])) {
         last = i;
         return binaries[i];
       }
@@ -49,11 +50,15 @@ final class RecentPartitions {
       slot = oldest;
       oldest = (oldest + 1) % CAPACITY;
     }
-    values[slot] = partition.copy();
-    binaries[slot] = codec.toBinary(partition);
+    binaries[slot] = new BinaryRow(codec.arity(), Arrays.copyOf(encoded, length));
     encodings++;
     last = slot;
     return binaries[slot];
+  }
+
+  private static boolean sameBytes(byte[] encoded, int length, BinaryRow row) {
+    byte[] bytes = row.bytes();
+    return Arrays.equals(encoded, 0, length, bytes, 0, bytes.length);
   }
 
   /** How many times a partition was encoded: once per partition while at most CAPACITY are live. */

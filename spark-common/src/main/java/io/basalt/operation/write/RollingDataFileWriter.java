@@ -2,7 +2,6 @@ package io.basalt.operation.write;
 
 import io.basalt.data.BinaryRow;
 import io.basalt.data.BinaryRowCodec;
-import io.basalt.data.ProjectedRow;
 import io.basalt.data.RowKind;
 import io.basalt.format.DataFileFormat;
 import io.basalt.format.FormatWriter;
@@ -15,13 +14,12 @@ import io.basalt.mergetree.KeyValueLayout;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import javax.annotation.Nullable;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.Path;
 import org.apache.spark.sql.catalyst.InternalRow;
-import org.apache.spark.sql.catalyst.expressions.UnsafeProjection;
-import org.apache.spark.sql.types.DataType;
 import org.apache.spark.sql.types.StructField;
 import org.apache.spark.sql.types.StructType;
 
@@ -31,7 +29,7 @@ import org.apache.spark.sql.types.StructType;
  * {@code file.format}) is open at a time.
  *
  * <p>For key-value files the first and last rows give the min and max key, so rows must arrive
- * sorted, and the last row passed must stay valid until the next call (the write buffer's rows do).
+ * sorted; the key of the last row is encoded as it is written, so rows may be reused.
  */
 public final class RollingDataFileWriter {
   private static final int SIZE_CHECK_INTERVAL = 1000;
@@ -49,8 +47,6 @@ public final class RollingDataFileWriter {
   private final int level;
   @Nullable private final KeyValueLayout layout;
   @Nullable private final BinaryRowCodec keyCodec;
-  @Nullable private final ProjectedRow keyView;
-  @Nullable private final UnsafeProjection keyCopy;
   private final int fileSource;
   @Nullable private final StatsConverter keyStats;
   private final StatsConverter valueStats;
@@ -62,7 +58,8 @@ public final class RollingDataFileWriter {
   private String fileName;
   private int fileCounter;
   private BinaryRow minKey;
-  private InternalRow lastKey;
+  // the last row's key, encoded in keyCodec's reused buffer; -1 when no row was written since open
+  private int lastKeyLength = -1;
   private long minSequence;
   private long maxSequence;
   private long deleteRows;
@@ -113,15 +110,10 @@ public final class RollingDataFileWriter {
     this.layout = layout;
     this.nextAppendSequence = firstSequence;
     if (layout != null) {
-      List<DataType> keyTypes = layout.keyTypes();
+      // the key columns lead the file row, and the codec encodes a row's first fields: no
+      // projection (whose generated code cost about a millisecond per writer) and no copy per row
       StructType keyType = slice(fileSchema, 0, layout.keyArity());
       this.keyCodec = new BinaryRowCodec(keyType);
-      int[] indices = new int[keyTypes.size()];
-      for (int i = 0; i < indices.length; i++) {
-        indices[i] = i;
-      }
-      this.keyView = new ProjectedRow(keyTypes.toArray(new DataType[0]), indices);
-      this.keyCopy = UnsafeProjection.create(keyType);
       this.keyStats = new StatsConverter(keyType, 0, false);
       this.valueStats =
           new StatsConverter(
@@ -130,8 +122,6 @@ public final class RollingDataFileWriter {
               true);
     } else {
       this.keyCodec = null;
-      this.keyView = null;
-      this.keyCopy = null;
       this.keyStats = null;
       this.valueStats = new StatsConverter(fileSchema, 0, true);
     }
@@ -156,7 +146,7 @@ public final class RollingDataFileWriter {
       if (!RowKind.isAdd(row.getByte(layout.kindIndex()))) {
         deleteRows++;
       }
-      lastKey = keyCopy.apply(keyView.replace(row));
+      lastKeyLength = keyCodec.encodeReused(row);
     } else {
       maxSequence = nextAppendSequence++;
     }
@@ -213,7 +203,7 @@ public final class RollingDataFileWriter {
     writer = format.newWriter(conf, path, fileSchema, writeOptions);
     deleteRows = 0;
     if (layout != null) {
-      minKey = keyCodec.toBinary(keyView.replace(first));
+      minKey = keyCodec.toBinary(first);
       minSequence = Long.MAX_VALUE;
       maxSequence = Long.MIN_VALUE;
     } else {
@@ -226,7 +216,10 @@ public final class RollingDataFileWriter {
     WrittenFile file = writer.finish();
     writer = null;
     writtenPaths.add(path);
-    BinaryRow maxKey = layout == null ? BinaryRow.EMPTY : keyCodec.toBinary(lastKey);
+    BinaryRow maxKey =
+        layout == null
+            ? BinaryRow.EMPTY
+            : new BinaryRow(keyCodec.arity(), Arrays.copyOf(keyCodec.reusedBytes(), lastKeyLength));
     SimpleStats keys = keyStats == null ? SimpleStats.EMPTY : keyStats.convert(file.stats());
     written.add(
         DataFileMeta.newFile(
@@ -244,6 +237,6 @@ public final class RollingDataFileWriter {
             deleteRows,
             fileSource,
             valueStats.statsColumns()));
-    lastKey = null;
+    lastKeyLength = -1;
   }
 }

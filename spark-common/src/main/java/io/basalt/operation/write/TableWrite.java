@@ -6,7 +6,6 @@ import io.basalt.changelog.ChangelogProducerGuard;
 import io.basalt.data.BinaryRow;
 import io.basalt.data.BinaryRowCodec;
 import io.basalt.data.ProjectedRow;
-import io.basalt.data.RowComparator;
 import io.basalt.data.RowKind;
 import io.basalt.data.TruncatedTimestampsRow;
 import io.basalt.index.IndexFileMeta;
@@ -107,10 +106,7 @@ public final class TableWrite implements AutoCloseable {
     this.truncatedTimestamps = TruncatedTimestampsRow.of(context.rowType());
     TableSchema schema = table.schema();
     this.partitionView = RowProjections.projection(schema, schema.partitionKeys());
-    this.partitions =
-        new RecentPartitions(
-            new RowComparator(RowProjections.types(schema, schema.partitionKeys())),
-            new BinaryRowCodec(table.partitionType()));
+    this.partitions = new RecentPartitions(new BinaryRowCodec(table.partitionType()));
     if (configuredBuckets > 0 || PostponedBucket.isPostponed(table)) {
       this.bucketKeyView = RowProjections.projection(schema, table.bucketKeys());
       // the fields carry their timestamp precisions, which decide the hashed bytes

@@ -1,6 +1,7 @@
 package io.basalt.operation.write;
 
 import io.basalt.format.DataFileFormat;
+import io.basalt.format.DictionaryHints;
 import io.basalt.format.ParquetWriteOptions;
 import io.basalt.options.Options;
 import io.basalt.options.TableOptions;
@@ -65,7 +66,9 @@ record WriteContext(
             options.get(TableOptions.FILE_COMPRESSION),
             options.get(WriteOptions.PARQUET_BLOCK_SIZE),
             Math.toIntExact(options.get(WriteOptions.PARQUET_PAGE_SIZE)),
-            false);
+            false,
+            // one write's buckets hold rows of one source: what a file learns helps the next
+            new DictionaryHints());
     return new WriteContext(
         DataFileConf.of(table),
         table.rowType(),

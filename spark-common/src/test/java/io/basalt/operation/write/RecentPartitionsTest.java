@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.basalt.data.BinaryRow;
 import io.basalt.data.BinaryRowCodec;
-import io.basalt.data.RowComparator;
 import java.util.List;
 import org.apache.spark.sql.catalyst.expressions.GenericInternalRow;
 import org.apache.spark.sql.types.DataType;
@@ -12,11 +11,14 @@ import org.apache.spark.sql.types.DataTypes;
 import org.apache.spark.unsafe.types.UTF8String;
 import org.junit.jupiter.api.Test;
 
-/** Interleaved partitions are encoded once each while they fit, and always to the right bytes. */
+/**
+ * Interleaved partitions are found again by their bytes while they fit, and always give the right
+ * bytes, with values of varying length (a longer value's tail must not linger in the buffer).
+ */
 class RecentPartitionsTest {
   private static final List<DataType> TYPES = List.of(DataTypes.StringType, DataTypes.IntegerType);
   private final BinaryRowCodec codec = new BinaryRowCodec(TYPES.toArray(new DataType[0]));
-  private final RecentPartitions partitions = new RecentPartitions(new RowComparator(TYPES), codec);
+  private final RecentPartitions partitions = new RecentPartitions(codec);
   // one reused row, as the write's projected view is
   private final GenericInternalRow view = new GenericInternalRow(2);
 
@@ -49,6 +51,25 @@ class RecentPartitionsTest {
     }
     // cycling through more partitions than it holds evicts each before it comes back
     assertThat(partitions.encodings()).isEqualTo(3L * count);
+  }
+
+  @Test
+  void aShorterValueAfterALongerOneIsItsOwnPartition() {
+    GenericInternalRow row = new GenericInternalRow(2);
+    String[] values = {
+      "a-long-partition-value-beyond-seven-bytes", "short", "a-long-partition-value"
+    };
+    for (int round = 0; round < 2; round++) {
+      for (String value : values) {
+        row.update(0, UTF8String.fromString(value));
+        row.update(1, 7);
+        assertThat(partitions.of(row))
+            .isEqualTo(
+                codec.toBinary(
+                    new GenericInternalRow(new Object[] {UTF8String.fromString(value), 7})));
+      }
+    }
+    assertThat(partitions.encodings()).isEqualTo(values.length);
   }
 
   private BinaryRow expected(int n) {
