@@ -102,6 +102,15 @@ public final class BucketCompaction {
     return promotion != null && promotion.producesChangelog();
   }
 
+  /**
+   * Whether a write's only run into an empty bucket may skip level 0 and go to the top level: not
+   * when compactions or promotions produce a changelog, since theirs would then miss its rows.
+   */
+  public boolean newRunMayGoToTop() {
+    return !rewriter.producesChangelogAtTopLevel()
+        && (promotion == null || !promotion.producesChangelog());
+  }
+
   /** The changelog files written: by the lookup promotions or the full compactions. */
   public List<DataFileMeta> changelog() {
     return List.copyOf(changelog);
