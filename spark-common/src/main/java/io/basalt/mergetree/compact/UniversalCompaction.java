@@ -1,6 +1,7 @@
 package io.basalt.mergetree.compact;
 
 import io.basalt.options.CompactionSettings;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 
@@ -48,6 +49,24 @@ public final class UniversalCompaction {
       return Optional.empty();
     }
     return Optional.of(new CompactUnit(levels.maxLevel(), runs, true));
+  }
+
+  /**
+   * When every level above 0 is taken: the runs of levels 1 to max - 1 merged into level max - 1,
+   * which frees level 1 and leaves the top run (the bulk of the bucket) as it is. Empty when some
+   * level above 0 is free, or there are not two such runs to merge.
+   */
+  public static Optional<CompactUnit> belowTop(Levels levels) {
+    List<LevelSortedRun> upper = new ArrayList<>();
+    for (LevelSortedRun run : levels.sortedRuns()) {
+      if (run.level() > 0 && run.level() < levels.maxLevel()) {
+        upper.add(run);
+      }
+    }
+    if (levels.lowestEmptyLevel() > 0 || upper.size() < 2) {
+      return Optional.empty();
+    }
+    return Optional.of(new CompactUnit(levels.maxLevel() - 1, upper, false));
   }
 
   private static boolean noRetractions(List<LevelSortedRun> runs) {

@@ -122,6 +122,44 @@ class EmptyBucketRunsTest {
   }
 
   @Test
+  void deletionVectorUpsertsNeverRewriteTheLoadWhenTheLevelsFillUp() {
+    FileStoreTable table = table(Map.of("deletion-vectors.enabled", "true"));
+    TreeMap<Long, String> model = new TreeMap<>();
+    // a load far larger than the rounds, as in an upsert workload (else size amplification applies)
+    for (long id = 0; id < 20_000; id++) {
+      model.put(id, "load-" + id);
+    }
+    table.newCommit("u").commit(write(table, model), 1);
+    String load = topFile(table);
+
+    // more rounds than levels 1 to 4 can hold, one run each; each round four times the last, so
+    // no size-ratio pick merges them first
+    for (int round = 1; round <= 6; round++) {
+      Map<Long, String> batch = new HashMap<>(Map.of((long) round, "r" + round));
+      for (long i = 0; i < 10L << (2 * Math.min(round, 4)); i++) {
+        batch.put(100_000L * round + i, "r" + round + "-" + i);
+      }
+      model.putAll(batch);
+      table.newCommit("u").commit(write(table, batch), round + 1);
+      assertThat(readAll(table)).as("round %s", round).isEqualTo(model);
+      assertThat(levels(table)).as("round %s", round).doesNotContain(0);
+    }
+    assertThat(topFile(table)).isEqualTo(load);
+  }
+
+  private static String topFile(FileStoreTable table) {
+    return table
+        .newScan()
+        .forCompaction()
+        .liveEntries(table.latestSnapshot().orElseThrow())
+        .stream()
+        .filter(e -> e.file().level() == maxLevel(table))
+        .map(e -> e.file().fileName())
+        .reduce((a, b) -> a + "," + b)
+        .orElse("");
+  }
+
+  @Test
   void aFirstWriteHoldingRetractionsStaysOnLevel0() {
     FileStoreTable table = table(Map.of());
     TableWrite write = table.newWrite(null, false);
