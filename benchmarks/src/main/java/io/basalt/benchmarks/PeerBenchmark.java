@@ -136,6 +136,7 @@ public final class PeerBenchmark {
       boolean timed = rep >= options.warmups();
       for (PeerSystem system : nextOrder()) {
         double ms = Measurement.timed(system::reset, () -> system.load(SOURCE_VIEW));
+        report.line("  load %s: %,.0f ms%s", system.id(), ms, levels(system));
         if (timed) {
           times.computeIfAbsent(system.id(), id -> new ArrayList<>()).add(ms);
         }
@@ -161,10 +162,39 @@ public final class PeerBenchmark {
       for (PeerSystem system : nextOrder()) {
         double ms = Measurement.timed(() -> {}, () -> system.upsert(BATCH_VIEW, round));
         times.computeIfAbsent(system.id(), id -> new ArrayList<>()).add(ms);
+        report.line("  round %d %s: %,.0f ms%s", round, system.id(), ms, levels(system));
       }
       batch.unpersist(true);
     }
     record(step, times, Map.of());
+  }
+
+  /**
+   * The level layout of a Basalt table after an upsert (untimed), to see which compactions ran:
+   * per level the files and megabytes; empty for the other systems.
+   */
+  private String levels(PeerSystem system) {
+    if (!(system instanceof BasaltPeer)) {
+      return "";
+    }
+    StringBuilder out = new StringBuilder(" | levels:");
+    for (Row row :
+        spark
+            .sql(
+                "SELECT level, count(*), sum(file_size_in_bytes) FROM "
+                    + filesTable(system.orders())
+                    + " GROUP BY level ORDER BY level")
+            .collectAsList()) {
+      out.append(
+          String.format(
+              " L%d=%d files/%.1f MB", row.getInt(0), row.getLong(1), row.getLong(2) / 1e6));
+    }
+    return out.toString();
+  }
+
+  private static String filesTable(String table) {
+    int dot = table.lastIndexOf('.');
+    return table.substring(0, dot + 1) + "`" + table.substring(dot + 1) + "$files`";
   }
 
   /**

@@ -1,6 +1,7 @@
 package io.basalt.mergetree.compact;
 
 import io.basalt.options.CompactionSettings;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 
@@ -26,12 +27,16 @@ public final class UniversalCompaction {
     if (spaceAmplificationTooHigh(runs)) {
       return Optional.of(unit(levels, runs, runs.size()));
     }
-    int picked = pickBySizeRatio(runs);
+    int picked = extendBySizeRatio(runs, 1);
     if (picked > 1) {
       return Optional.of(unit(levels, runs, picked));
     }
     if (runs.size() > settings.compactionTrigger()) {
-      return Optional.of(unit(levels, runs, runs.size() - settings.compactionTrigger() + 1));
+      // too many runs: at least the newest ones down to the trigger, extended like a size-ratio
+      // pick, so the unit takes every run of levels 0 and 1 in front of the older levels instead
+      // of reaching through them into the oldest run (which would rewrite the whole bucket)
+      int count = runs.size() - settings.compactionTrigger() + 1;
+      return Optional.of(unit(levels, runs, extendBySizeRatio(runs, count)));
     }
     return Optional.empty();
   }
@@ -44,6 +49,24 @@ public final class UniversalCompaction {
       return Optional.empty();
     }
     return Optional.of(new CompactUnit(levels.maxLevel(), runs, true));
+  }
+
+  /**
+   * When every level above 0 is taken: the runs of levels 1 to max - 1 merged into level max - 1,
+   * which frees level 1 and leaves the top run (the bulk of the bucket) as it is. Empty when some
+   * level above 0 is free, or there are not two such runs to merge.
+   */
+  public static Optional<CompactUnit> belowTop(Levels levels) {
+    List<LevelSortedRun> upper = new ArrayList<>();
+    for (LevelSortedRun run : levels.sortedRuns()) {
+      if (run.level() > 0 && run.level() < levels.maxLevel()) {
+        upper.add(run);
+      }
+    }
+    if (levels.lowestEmptyLevel() > 0 || upper.size() < 2) {
+      return Optional.empty();
+    }
+    return Optional.of(new CompactUnit(levels.maxLevel() - 1, upper, false));
   }
 
   private static boolean noRetractions(List<LevelSortedRun> runs) {
@@ -66,15 +89,26 @@ public final class UniversalCompaction {
     return newer * 100 > (long) settings.maxSizeAmplificationPercent() * oldest;
   }
 
-  private int pickBySizeRatio(List<LevelSortedRun> runs) {
-    long candidate = runs.get(0).run().totalSize();
-    int picked = 1;
+  /**
+   * How many of the newest runs to merge, starting from {@code count}: the next run joins while it
+   * is not much larger than the runs picked so far; once two or more runs are picked, a run of
+   * level 0 or 1 joins whatever its size (as Paimon picks), since leaving it would make the output
+   * land below it. A result of 1 means no compaction.
+   */
+  private int extendBySizeRatio(List<LevelSortedRun> runs, int count) {
+    long candidate = 0;
+    for (int i = 0; i < count; i++) {
+      candidate += runs.get(i).run().totalSize();
+    }
+    int picked = count;
     while (picked < runs.size()) {
-      long next = runs.get(picked).run().totalSize();
-      if (candidate * (100 + settings.sizeRatio()) / 100 < next) {
+      LevelSortedRun next = runs.get(picked);
+      long size = next.run().totalSize();
+      if (candidate * (100 + settings.sizeRatio()) / 100 < size
+          && (picked < 2 || next.level() > 1)) {
         break;
       }
-      candidate += next;
+      candidate += size;
       picked++;
     }
     return picked;

@@ -41,6 +41,7 @@ public final class FileStoreCommit {
   private final ConflictDetector detector;
   private final TouchedEntries touched;
   private final CommitLoop loop;
+  private final EmptyBucketRuns emptyBucketRuns;
   // 'lookup' writes its changelog when level 0 moves up, so it belongs to the COMPACT snapshot
   private final boolean lookupChangelog;
   @Nullable private HashIndexCheck hashIndexCheck;
@@ -56,6 +57,7 @@ public final class FileStoreCommit {
     this.cleanup = new CommitCleanup(table, commitUser);
     this.detector = new ConflictDetector(table);
     this.touched = new TouchedEntries(table.manifestFiles(), table.partitionType(), table.name());
+    this.emptyBucketRuns = new EmptyBucketRuns(touched);
     Long watermark = table.options().getOptional(WriteOptions.END_INPUT_WATERMARK).orElse(null);
     SnapshotFactory factory = new SnapshotFactory(table, commitUser, clock, watermark);
     this.loop = new CommitLoop(table, commitUser, factory, cleanup);
@@ -87,7 +89,7 @@ public final class FileStoreCommit {
     detector.checkColumnsUnchanged();
     List<ManifestEntry> adds = CommitChanges.adds(messages);
     // the keys' HASH index lands with the keys, in the APPEND snapshot
-    CommitLoop.IndexUpdate hashIndex = hashIndexUpdate(messages);
+    CommitLoop.IndexUpdate hashIndex = HashIndexCheck.indexUpdate(table, messages);
     messages = HashIndexCheck.withoutHashChanges(messages);
     if (adds.isEmpty()) {
       return afterCommit(
@@ -104,17 +106,14 @@ public final class FileStoreCommit {
             hashIndex,
             appendChangelog(messages));
     // point of no return: the APPEND snapshot exists (or landed in an earlier call)
+    appended =
+        emptyBucketRuns.promoteMoved(
+            table, cleanup, messages, appended, p -> commitCompactionOnly(p, identifier));
     if (!CommitChanges.hasCompaction(messages)) {
       return afterCommit(appended);
     }
     OptionalLong compacted = compactionAfterAppend(messages, identifier);
     return afterCommit(compacted.isPresent() ? compacted : appended);
-  }
-
-  @Nullable
-  private CommitLoop.IndexUpdate hashIndexUpdate(List<CommitMessage> messages) {
-    List<CommitMessage> hash = HashIndexCheck.hashChanges(messages);
-    return hash.isEmpty() ? null : new IndexChanges(table, hash)::writeOnto;
   }
 
   private OptionalLong compactionAfterAppend(List<CommitMessage> messages, long identifier) {
@@ -217,7 +216,7 @@ public final class FileStoreCommit {
     if (dynamic && adds.isEmpty()) {
       return OptionalLong.empty();
     }
-    CommitLoop.IndexUpdate hashIndex = hashIndexUpdate(messages);
+    CommitLoop.IndexUpdate hashIndex = HashIndexCheck.indexUpdate(table, messages);
     // the HASH index lands with the OVERWRITE; the promotion after it must not commit it again
     List<CommitMessage> promotions = HashIndexCheck.withoutHashChanges(messages);
     OptionalLong overwritten =
@@ -354,13 +353,14 @@ public final class FileStoreCommit {
   /** The adds of an APPEND, checked against the latest snapshot like every other commit. */
   private CommitLoop.Changes checked(List<ManifestEntry> adds) {
     return latest -> {
+      List<ManifestEntry> resolved = emptyBucketRuns.resolve(latest, adds);
       if (latest != null) {
-        detector.check(latest, adds);
+        detector.check(latest, resolved);
         if (hashIndexCheck != null) {
           hashIndexCheck.check(latest, CommitChanges.partitions(adds));
         }
       }
-      return adds;
+      return resolved;
     };
   }
 

@@ -98,6 +98,13 @@ final class HashIndexCheck {
     return files;
   }
 
+  /** The commit step that writes the messages' HASH index changes, or null when there are none. */
+  @Nullable
+  static CommitLoop.IndexUpdate indexUpdate(FileStoreTable table, List<CommitMessage> messages) {
+    List<CommitMessage> hash = hashChanges(messages);
+    return hash.isEmpty() ? null : new IndexChanges(table, hash)::writeOnto;
+  }
+
   /** The messages' HASH index changes alone (empty when there are none). */
   static List<CommitMessage> hashChanges(List<CommitMessage> messages) {
     List<CommitMessage> hash = new ArrayList<>();

@@ -78,7 +78,7 @@ public final class BucketCompaction {
     int outputLevel =
         deletionVectors == null && promotion.producesChangelog()
             ? levels.levelAboveUpperRuns()
-            : levels.lowestEmptyLevel();
+            : lowestEmptyLevel();
     DataSplit bucketFiles = new DataSplit(0, partition, bucket, totalBuckets, level0, false);
     if (outputLevel < 0) {
       // no level to move into: the lookup only writes the changelog, the full compaction the data
@@ -97,9 +97,35 @@ public final class BucketCompaction {
     record(level0, written.files());
   }
 
+  /**
+   * The lowest free level above 0. When none is free, first merges the runs below the top level
+   * into one (with deletion vectors each key has one live row, so they merge without looking
+   * anything up), rather than rewriting the whole bucket; -1 when that cannot free a level.
+   */
+  private int lowestEmptyLevel() {
+    int level = levels.lowestEmptyLevel();
+    if (level < 0 && deletionVectors != null) {
+      Optional<CompactUnit> unit = UniversalCompaction.belowTop(levels);
+      if (unit.isPresent()) {
+        apply(unit.get());
+        level = levels.lowestEmptyLevel();
+      }
+    }
+    return level;
+  }
+
   /** Whether level 0 must move up by the lookup before a full compaction, for its changelog. */
   public boolean lookupChangelog() {
     return promotion != null && promotion.producesChangelog();
+  }
+
+  /**
+   * Whether a write's only run into an empty bucket may skip level 0 and go to the top level: not
+   * when compactions or promotions produce a changelog, since theirs would then miss its rows.
+   */
+  public boolean newRunMayGoToTop() {
+    return !rewriter.producesChangelogAtTopLevel()
+        && (promotion == null || !promotion.producesChangelog());
   }
 
   /** The changelog files written: by the lookup promotions or the full compactions. */

@@ -8,6 +8,7 @@ import io.basalt.merge.MergeEngine;
 import io.basalt.mergetree.KeyValueLayout;
 import io.basalt.mergetree.KeyValues;
 import io.basalt.mergetree.compact.Levels;
+import io.basalt.mergetree.compact.NewRunPlacement;
 import io.basalt.mergetree.compact.UniversalCompaction;
 import io.basalt.options.CompactionSettings;
 import io.basalt.utils.CloseableIterator;
@@ -166,7 +167,7 @@ final class KeyValueBucketWriter implements BucketWriter {
       spills++;
       return;
     }
-    flushToFile();
+    flushToFile(false);
   }
 
   /** How many times the buffer spilled to local disk. */
@@ -179,7 +180,10 @@ final class KeyValueBucketWriter implements BucketWriter {
     return keyValues.spilledBytes();
   }
 
-  private void flushToFile() {
+  /**
+   * @param last whether this is the write's final flush
+   */
+  private void flushToFile(boolean last) {
     if (keyValues.isEmpty()) {
       keyValues.clear(); // gives back the memory an empty buffer may hold
       return;
@@ -192,12 +196,23 @@ final class KeyValueBucketWriter implements BucketWriter {
     }
     // each flush is its own sorted run: close the file so runs never share one
     List<DataFileMeta> all = files.finish();
-    List<DataFileMeta> flushed = all.subList(newFiles.size(), all.size());
+    List<DataFileMeta> flushed = placed(all.subList(newFiles.size(), all.size()), last);
     keyValues.clear();
     flushes++;
     levels.update(List.of(), flushed);
     newFiles.addAll(flushed);
     compactWhileDue();
+  }
+
+  /**
+   * The flushed run at its level: the top level when it is the whole write into a bucket that was
+   * empty (see {@link NewRunPlacement}), level 0 otherwise.
+   */
+  private List<DataFileMeta> placed(List<DataFileMeta> flushed, boolean last) {
+    if (!last || !newFiles.isEmpty() || compaction == null || !compaction.newRunMayGoToTop()) {
+      return flushed;
+    }
+    return NewRunPlacement.atLevel(flushed, NewRunPlacement.level(levels, flushed));
   }
 
   /** Writes the buffered rows as written to the changelog, as files of their own. */
@@ -227,7 +242,7 @@ final class KeyValueBucketWriter implements BucketWriter {
 
   @Override
   public Result finish(boolean fullCompaction) {
-    flushToFile();
+    flushToFile(true);
     Result result = finishData(fullCompaction);
     // the compactions' changelog (lookup promotions, full compactions) is in the result already
     return changelog == null ? result : result.withChangelog(changelog.finish());

@@ -107,6 +107,40 @@ class UniversalCompactionTest {
   }
 
   @Test
+  void tooManyRunsAboveATopLevelRunMergeAllOfLevel0IntoTheLevelBelowIt() {
+    // a load on the top level, then six upserts on level 0 whose sizes never meet the size ratio
+    // from the newest run: the run count forces a merge, which must stop above the load
+    List<DataFileMeta> files = new ArrayList<>();
+    long[] sizes = {10, 20, 15, 30, 12, 25};
+    for (long size : sizes) {
+      files.add(file(0, size));
+    }
+    files.add(file(5, 10_000));
+    CompactUnit unit = picker(Map.of()).pick(new Levels(KEY, 6, files)).get();
+
+    assertThat(unit.runs()).hasSize(sizes.length).allMatch(run -> run.level() == 0);
+    assertThat(unit.outputLevel()).isEqualTo(4);
+    assertThat(unit.dropRetractions()).isFalse();
+  }
+
+  @Test
+  void aSizeRatioPickTakesTheFollowingLevel0RunsWhateverTheirSize() {
+    // the two newest runs meet the ratio; the next level-0 run is far larger but still joins,
+    // since a unit that stops in level 0 would write below it
+    List<DataFileMeta> files = new ArrayList<>();
+    files.add(file(0, 10));
+    files.add(file(0, 10));
+    files.add(file(0, 500));
+    files.add(file(0, 10));
+    files.add(file(3, 2_000));
+    files.add(file(5, 100_000));
+    CompactUnit unit = picker(Map.of()).pick(new Levels(KEY, 6, files)).get();
+
+    assertThat(unit.runs()).hasSize(4);
+    assertThat(unit.outputLevel()).isEqualTo(2);
+  }
+
+  @Test
   void fullCompactionSkipsABucketThatIsAlreadyOneCleanRun() {
     Levels done = levels(file(5, 100), file(5, 100));
     assertThat(UniversalCompaction.full(done)).isEmpty();
