@@ -30,8 +30,29 @@ final class EmptyBucketRuns {
   private final TouchedEntries touched;
   private final Set<Bucket> moved = new LinkedHashSet<>();
 
+  /** Buckets that more than one message of this commit wrote a top-level run into. */
+  private final Set<Bucket> shared = new HashSet<>();
+
   EmptyBucketRuns(TouchedEntries touched) {
     this.touched = touched;
+  }
+
+  /**
+   * The new files of {@code messages} as ADD entries, remembering the buckets where two messages
+   * (two writers that each found the bucket empty) put a run on the top level: two runs cannot
+   * share a level, so {@link #resolve} moves those to level 0 whatever the latest snapshot holds.
+   */
+  List<ManifestEntry> adds(List<CommitMessage> messages) {
+    shared.clear();
+    Set<Bucket> seen = new HashSet<>();
+    for (CommitMessage message : messages) {
+      Bucket bucket = new Bucket(message.partition(), message.bucket());
+      boolean topLevel = message.newFiles().stream().anyMatch(file -> file.level() > 0);
+      if (topLevel && !seen.add(bucket)) {
+        shared.add(bucket);
+      }
+    }
+    return CommitChanges.adds(messages);
   }
 
   /**
@@ -47,12 +68,14 @@ final class EmptyBucketRuns {
         partitions.add(add.partition());
       }
     }
-    if (latest == null || partitions.isEmpty()) {
+    if (partitions.isEmpty() || (latest == null && shared.isEmpty())) {
       return adds;
     }
-    Set<Bucket> taken = new HashSet<>();
-    for (ManifestEntry entry : touched.live(latest, partitions)) {
-      taken.add(new Bucket(entry.partition(), entry.bucket()));
+    Set<Bucket> taken = new HashSet<>(shared);
+    if (latest != null) {
+      for (ManifestEntry entry : touched.live(latest, partitions)) {
+        taken.add(new Bucket(entry.partition(), entry.bucket()));
+      }
     }
     List<ManifestEntry> resolved = new ArrayList<>(adds.size());
     for (ManifestEntry add : adds) {

@@ -87,7 +87,7 @@ public final class FileStoreCommit {
    */
   public OptionalLong commit(List<CommitMessage> messages, long identifier) {
     detector.checkColumnsUnchanged();
-    List<ManifestEntry> adds = CommitChanges.adds(messages);
+    List<ManifestEntry> adds = emptyBucketRuns.adds(messages);
     // the keys' HASH index lands with the keys, in the APPEND snapshot
     CommitLoop.IndexUpdate hashIndex = HashIndexCheck.indexUpdate(table, messages);
     messages = HashIndexCheck.withoutHashChanges(messages);

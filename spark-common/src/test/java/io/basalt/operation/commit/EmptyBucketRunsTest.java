@@ -95,6 +95,20 @@ class EmptyBucketRunsTest {
   }
 
   @Test
+  void twoWritersCommittedTogetherIntoOneEmptyBucketBothLandOnLevel0() {
+    FileStoreTable table = table(Map.of());
+    // each writer found the bucket empty; committed in one snapshot, neither may hold the top level
+    List<CommitMessage> both = new ArrayList<>(write(table, Map.of(1L, "a", 3L, "a")));
+    both.addAll(write(table, Map.of(2L, "b", 4L, "b")));
+    assertThat(both).allMatch(m -> m.newFiles().get(0).level() == maxLevel(table));
+
+    table.newCommit("u").commit(both, 1);
+
+    assertThat(levels(table)).containsExactly(0, 0);
+    assertThat(readAll(table)).isEqualTo(new TreeMap<>(Map.of(1L, "a", 2L, "b", 3L, "a", 4L, "b")));
+  }
+
+  @Test
   void aRunThatWentBackToLevel0OfADeletionVectorTableIsPromotedAndVisible() {
     FileStoreTable table = table(Map.of("deletion-vectors.enabled", "true"));
     List<CommitMessage> a = write(table, Map.of(1L, "a", 2L, "a"));
