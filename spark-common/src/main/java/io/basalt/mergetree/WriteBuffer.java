@@ -74,8 +74,26 @@ final class WriteBuffer {
   boolean tryAdd(InternalRow keyValue, boolean force) {
     UnsafeRow row = toUnsafe.apply(keyValue);
     int size = row.getSizeInBytes();
-    if (!ensureRecordSpace(force) || !ensurePageSpace(ROW_HEADER + size, force)) {
+    // one reservation for both, so a refusal leaves nothing held (a flush could not free it)
+    int capacity = 2 * count < records.length ? 0 : Math.max(MIN_RECORDS, count * 2);
+    // the pairs and the merge sort's scratch space of the same size: 32 bytes a record
+    long recordBytes = capacity == 0 ? 0 : 32L * (capacity - records.length / 2);
+    boolean pageFits = page != null && page.length - pageUsed >= ROW_HEADER + size;
+    // a row larger than a page gets a page of its own size
+    int pageBytes = pageFits ? 0 : Math.max(pool.pageSize(), ROW_HEADER + size);
+    if (recordBytes + pageBytes > 0 && !reserve(recordBytes + pageBytes, force)) {
       return false;
+    }
+    if (capacity > 0) {
+      long[] larger = new long[2 * capacity];
+      System.arraycopy(records, 0, larger, 0, 2 * count);
+      records = larger;
+      scratch = new long[2 * capacity];
+    }
+    if (pageBytes > 0) {
+      page = new byte[pageBytes];
+      pages.add(page);
+      pageUsed = 0;
     }
     long offset = Platform.BYTE_ARRAY_OFFSET + pageUsed;
     Platform.putInt(page, offset, size);
@@ -85,38 +103,6 @@ final class WriteBuffer {
     pageUsed += ROW_HEADER + size;
     count++;
     sorted = false;
-    return true;
-  }
-
-  private boolean ensureRecordSpace(boolean force) {
-    if (2 * count < records.length) {
-      return true;
-    }
-    int capacity = Math.max(MIN_RECORDS, count * 2);
-    // the pairs and the merge sort's scratch space of the same size: 32 bytes a record
-    long grow = 32L * (capacity - records.length / 2);
-    if (!reserve(grow, force)) {
-      return false;
-    }
-    long[] larger = new long[2 * capacity];
-    System.arraycopy(records, 0, larger, 0, 2 * count);
-    records = larger;
-    scratch = new long[2 * capacity];
-    return true;
-  }
-
-  private boolean ensurePageSpace(int bytes, boolean force) {
-    if (page != null && page.length - pageUsed >= bytes) {
-      return true;
-    }
-    // a row larger than a page gets a page of its own size
-    int size = Math.max(pool.pageSize(), bytes);
-    if (!reserve(size, force)) {
-      return false;
-    }
-    page = new byte[size];
-    pages.add(page);
-    pageUsed = 0;
     return true;
   }
 

@@ -49,7 +49,11 @@ final class WriteMemory {
     return before - pool.used();
   }
 
-  /** Spills or flushes the writer holding the most memory; false when none holds any. */
+  /**
+   * Spills or flushes the writer holding the most memory; false when none holds any, or when that
+   * freed nothing (a buffer keeps its smallest allocation, which a tiny {@code write-buffer-size}
+   * may not cover: flushing again would only write empty runs forever).
+   */
   private boolean flushLargest() {
     BucketWriter largest = null;
     for (BucketWriter writer : writers) {
@@ -61,9 +65,10 @@ final class WriteMemory {
     if (largest == null) {
       return false;
     }
+    long held = largest.memoryUsed();
     largest.flush();
     flushCount++;
-    return true;
+    return largest.memoryUsed() < held;
   }
 
   /** How often a full buffer forced a spill or a flush. */
