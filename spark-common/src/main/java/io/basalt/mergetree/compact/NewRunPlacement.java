@@ -5,11 +5,11 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Where a write's sorted run goes. Normally level 0; but the only run written into a bucket that
- * holds no file yet goes straight to the top level, since nothing lies below it to merge with:
- * otherwise universal compaction later rewrites the whole bucket just to move it up (at the fifth
- * sorted run), and a deletion-vector table rewrites it at once (its reads skip level 0). The run
- * must hold no retraction, as the top level never does.
+ * Where a write's sorted run goes. Normally level 0; but on a deletion-vector table the only run
+ * written into a bucket that holds no file yet goes straight to the top level, since nothing lies
+ * below it to merge with: its reads skip level 0, so the run would otherwise be rewritten at once.
+ * The run must hold no retraction, as the top level never does. (The writer asks {@code
+ * BucketCompaction.newRunMayGoToTop()} whether the table allows it.)
  *
  * <p>This is only right if the bucket is still empty when the write commits; the commit checks that
  * and moves the run back to level 0 otherwise (a level change needs no rewrite, and a sorted run is

@@ -35,6 +35,8 @@ class EmptyBucketRunsTest {
 
   private static FileStoreTable table(Path dir, Map<String, String> extra) {
     Map<String, String> options = new HashMap<>(extra);
+    // only deletion-vector tables put a first run on the top level
+    options.putIfAbsent("deletion-vectors.enabled", "true");
     options.put("bucket", "1");
     options.put("commit.min-retry-wait", "1");
     options.put("commit.max-retry-wait", "5");
@@ -69,29 +71,28 @@ class EmptyBucketRunsTest {
   @Test
   void theFirstWriteOfABucketGoesToTheTopLevelAndTheNextToLevel0() {
     FileStoreTable table = table(Map.of());
-    table.newCommit("u").commit(write(table, Map.of(1L, "a", 2L, "a", 3L, "a")), 1);
+    List<CommitMessage> first = write(table, Map.of(1L, "a", 2L, "a", 3L, "a"));
+    table.newCommit("u").commit(first, 1);
     assertThat(levels(table)).containsExactly(maxLevel(table));
 
-    table.newCommit("u").commit(write(table, Map.of(2L, "b", 4L, "b")), 2);
+    List<CommitMessage> next = write(table, Map.of(2L, "b", 4L, "b"));
+    assertThat(next.get(0).newFiles()).allMatch(f -> f.level() == 0);
+    table.newCommit("u").commit(next, 2);
 
-    assertThat(levels(table)).containsExactly(0, maxLevel(table));
+    // reads skip level 0: the next run was promoted above it
+    assertThat(levels(table)).doesNotContain(0).doesNotHaveDuplicates();
     assertThat(readAll(table)).isEqualTo(new TreeMap<>(Map.of(1L, "a", 2L, "b", 3L, "a", 4L, "b")));
   }
 
   @Test
-  void aConcurrentWriterThatReachedTheBucketFirstSendsTheRunBackToLevel0() {
-    FileStoreTable table = table(Map.of());
-    // both planned on the empty table; their key ranges overlap, so both on the top level would
-    // break the one-run-per-level rule
-    List<CommitMessage> a = write(table, Map.of(1L, "a", 3L, "a"));
-    List<CommitMessage> b = write(table, Map.of(2L, "b", 4L, "b"));
-    assertThat(b.get(0).newFiles()).allMatch(f -> f.level() == maxLevel(table));
+  void aMergeOnReadTableKeepsItsFirstWriteOnLevel0AsPaimonDoes() {
+    FileStoreTable table = table(Map.of("deletion-vectors.enabled", "false"));
+    List<CommitMessage> first = write(table, Map.of(1L, "a", 2L, "a"));
+    assertThat(first.get(0).newFiles()).allMatch(f -> f.level() == 0);
+    table.newCommit("u").commit(first, 1);
 
-    table.newCommit("a").commit(a, 1);
-    table.newCommit("b").commit(b, 1);
-
-    assertThat(levels(table)).containsExactly(0, maxLevel(table));
-    assertThat(readAll(table)).isEqualTo(new TreeMap<>(Map.of(1L, "a", 2L, "b", 3L, "a", 4L, "b")));
+    assertThat(levels(table)).containsExactly(0);
+    assertThat(readAll(table)).isEqualTo(new TreeMap<>(Map.of(1L, "a", 2L, "a")));
   }
 
   @Test
@@ -104,7 +105,8 @@ class EmptyBucketRunsTest {
 
     table.newCommit("u").commit(both, 1);
 
-    assertThat(levels(table)).containsExactly(0, 0);
+    // both went back to level 0, then the promotion merged them above it: never two runs a level
+    assertThat(levels(table)).doesNotContain(0).doesNotHaveDuplicates();
     assertThat(readAll(table)).isEqualTo(new TreeMap<>(Map.of(1L, "a", 2L, "b", 3L, "a", 4L, "b")));
   }
 
@@ -179,9 +181,10 @@ class EmptyBucketRunsTest {
     TableWrite write = table.newWrite(null, false);
     write.write(row(1L, "a"));
     write.write(row(2L, "a"), RowKind.DELETE);
-    table.newCommit("u").commit(write.prepareCommit(), 1);
+    List<CommitMessage> messages = write.prepareCommit();
+    assertThat(messages.get(0).newFiles()).allMatch(f -> f.level() == 0);
+    table.newCommit("u").commit(messages, 1);
 
-    assertThat(levels(table)).containsExactly(0);
     assertThat(readAll(table)).isEqualTo(new TreeMap<>(Map.of(1L, "a")));
   }
 

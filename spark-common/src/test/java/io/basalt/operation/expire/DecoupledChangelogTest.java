@@ -167,22 +167,21 @@ class DecoupledChangelogTest {
 
   @Test
   void withoutProducerTheDeltaIsKeptAsTheChangelog() throws IOException {
-    // every write is compacted fully: the delta files of each APPEND are deleted at once (the
-    // first write goes to the top level of its empty bucket, so it needs no compaction)
+    // every write is compacted fully: the delta files of each APPEND are deleted at once
     FileStoreTable table =
         table("none", "none", Map.of("full-compaction.delta-commits", "1", "write-only", "false"));
     put(table, 1, "a");
     put(table, 2, "b");
     put(table, 3, "c");
-    assertThat(table.snapshotManager().latestSnapshotId()).hasValue(5);
+    assertThat(table.snapshotManager().latestSnapshotId()).hasValue(6);
     expireSnapshots(table, 1);
-    assertThat(table.changelogManager().ids()).containsExactly(1L, 2L, 3L, 4L);
-    assertThat(changes(table, "0,5", "delta")).containsExactly("+I,1,a", "+I,2,b", "+I,3,c");
+    assertThat(table.changelogManager().ids()).containsExactly(1L, 2L, 3L, 4L, 5L);
+    assertThat(changes(table, "0,6", "delta")).containsExactly("+I,1,a", "+I,2,b", "+I,3,c");
 
     ChangelogRetention retention = new ChangelogRetention(2, 2, 0, 100, true);
     new ExpireChangelogs(table).expire(retention, System.currentTimeMillis());
-    assertThat(table.changelogManager().ids()).containsExactly(4L);
-    assertThat(changes(table, "3,5", "delta")).containsExactly("+I,3,c");
+    assertThat(table.changelogManager().ids()).containsExactly(5L);
+    assertThat(changes(table, "4,6", "delta")).containsExactly("+I,3,c");
     // the files of the expired deltas are gone: the compacted file and the last delta remain
     assertThat(files(dir.resolve("none"), "data-")).hasSize(2);
     assertThat(TestTables.readAll(table))
